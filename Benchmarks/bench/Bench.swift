@@ -1,0 +1,32 @@
+import ArgumentParser
+import Harness
+
+/// The `bench` command: LayoutBench's benchmark and stress harness.
+@main
+struct Bench: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "bench",
+    abstract: "Benchmark and stress harness for LayoutBench's Auto Layout solvers.",
+    discussion: """
+      Builds generated view trees of 100 to 10,000+ views, solves them with the sparse-tableau \
+      solver and the dense baseline, and reports time, allocations and memory per phase.
+      """,
+    subcommands: [Environment.self],
+    defaultSubcommand: Environment.self
+  )
+}
+
+/// Prints the facts a benchmark result depends on: the allocator and the build.
+struct Environment: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Print the measurement environment (allocator, build configuration).")
+
+  func run() throws {
+    print("allocator: \(AllocatorStatistics.version.map { "jemalloc \($0)" } ?? "not jemalloc")")
+    #if DEBUG
+      print("build: debug (measure with `swift run -c release bench`)")
+    #else
+      print("build: release")
+    #endif
+  }
+}

@@ -1,0 +1,53 @@
+// swift-tools-version: 6.1
+//
+// LayoutBench: a headless re-implementation of Auto Layout on our own Cassowary-style solvers, and
+// the benchmark harness that measures them. Data flows one way:
+// scenes → model (AutoLayout) → solver (Cassowary) → frames → metrics (Harness) → reports.
+import PackageDescription
+
+let package = Package(
+  name: "LayoutBench",
+  products: [
+    .library(name: "Cassowary", targets: ["Cassowary"]),
+    .library(name: "Harness", targets: ["Harness"]),
+    .executable(name: "bench", targets: ["bench"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+  ],
+  targets: [
+    // Constraint solvers: the optimized sparse-tableau solver and the dense baseline.
+    .target(name: "Cassowary"),
+
+    // jemalloc, linked as the process allocator so the harness can read its statistics.
+    .systemLibrary(
+      name: "CJemalloc",
+      pkgConfig: "jemalloc",
+      providers: [.apt(["libjemalloc-dev"])]
+    ),
+
+    // Measurement: clocks, allocator statistics, reports.
+    .target(name: "Harness", dependencies: ["CJemalloc"]),
+
+    // The `bench` command-line tool.
+    .executableTarget(
+      name: "bench",
+      dependencies: [
+        "Cassowary",
+        "Harness",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Benchmarks/bench"
+    ),
+
+    .testTarget(
+      name: "CassowaryTests",
+      dependencies: [
+        "Cassowary",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]
+    ),
+    .testTarget(name: "HarnessTests", dependencies: ["Harness"]),
+  ]
+)

@@ -1,0 +1,43 @@
+/// What one stretch of code cost the allocator: the difference of two ``AllocationMeter`` readings.
+public struct AllocationDelta: Equatable, Sendable {
+  /// Allocation requests made (process-wide; the harness measures on one thread).
+  public var allocations: UInt64
+  /// Bytes this thread allocated.
+  public var allocatedBytes: UInt64
+  /// Bytes this thread freed.
+  public var deallocatedBytes: UInt64
+  /// The thread's peak net allocation above its level at the start.
+  public var peakBytes: UInt64
+}
+
+/// Measures the allocations of a stretch of code on the current thread.
+///
+/// Start it, run the code, and read ``stop()``. Readings are exact counts, so they repeat from run
+/// to run when the code is deterministic (set `SWIFT_DETERMINISTIC_HASHING=1`).
+public struct AllocationMeter {
+  private var startAllocations: UInt64
+  private var startAllocated: UInt64
+  private var startDeallocated: UInt64
+
+  /// Starts measuring now.
+  public init() {
+    AllocatorStatistics.refresh()
+    startAllocations = AllocatorStatistics.allocationCount
+    startAllocated = AllocatorStatistics.threadAllocatedBytes
+    startDeallocated = AllocatorStatistics.threadDeallocatedBytes
+    AllocatorStatistics.resetThreadPeak()
+  }
+
+  /// What was allocated since the meter started.
+  public func stop() -> AllocationDelta {
+    let allocated = AllocatorStatistics.threadAllocatedBytes
+    let deallocated = AllocatorStatistics.threadDeallocatedBytes
+    let peak = AllocatorStatistics.threadPeakBytes
+    AllocatorStatistics.refresh()
+    return AllocationDelta(
+      allocations: AllocatorStatistics.allocationCount &- startAllocations,
+      allocatedBytes: allocated &- startAllocated,
+      deallocatedBytes: deallocated &- startDeallocated,
+      peakBytes: peak)
+  }
+}

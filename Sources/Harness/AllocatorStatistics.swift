@@ -1,0 +1,96 @@
+import CJemalloc
+
+/// The process allocator's own statistics, read from jemalloc through `mallctl`.
+///
+/// The harness links jemalloc as the process allocator (see the `CJemalloc` target), so these
+/// figures count every allocation Swift makes: array buffers, class instances, strings. Per-thread
+/// counters are exact and cheap; process-wide figures are snapshots that jemalloc refreshes only
+/// when ``refresh()`` advances its statistics epoch.
+public enum AllocatorStatistics {
+  /// The jemalloc version string, or `nil` when the process allocator is not jemalloc.
+  public static var version: String? {
+    var pointer: UnsafePointer<CChar>? = nil
+    var length = MemoryLayout<UnsafePointer<CChar>?>.size
+    guard mallctl("version", &pointer, &length, nil, 0) == 0, let pointer else { return nil }
+    return String(cString: pointer)
+  }
+
+  /// Whether the process allocator is jemalloc and answers statistics queries.
+  public static var isAvailable: Bool { version != nil }
+
+  /// Advances jemalloc's statistics epoch so that the process-wide figures are current.
+  public static func refresh() {
+    var newEpoch: UInt64 = 1
+    var oldEpoch: UInt64 = 0
+    var length = MemoryLayout<UInt64>.size
+    _ = mallctl("epoch", &oldEpoch, &length, &newEpoch, length)
+  }
+
+  /// Bytes in live allocations, process-wide (`stats.allocated`), as of the last ``refresh()``.
+  public static var allocatedBytes: Int { (try? read("stats.allocated", as: Int.self)) ?? 0 }
+
+  /// Bytes in active pages, process-wide (`stats.active`), as of the last ``refresh()``.
+  public static var activeBytes: Int { (try? read("stats.active", as: Int.self)) ?? 0 }
+
+  /// Bytes of physically resident allocator memory (`stats.resident`), as of the last ``refresh()``.
+  public static var residentBytes: Int { (try? read("stats.resident", as: Int.self)) ?? 0 }
+
+  /// Bytes this thread has ever allocated (`thread.allocatedp`); exact and current.
+  public static var threadAllocatedBytes: UInt64 { threadCounter("thread.allocatedp") }
+
+  /// Bytes this thread has ever freed (`thread.deallocatedp`); exact and current.
+  public static var threadDeallocatedBytes: UInt64 { threadCounter("thread.deallocatedp") }
+
+  /// Allocation requests served by all arenas, small and large, since the process started
+  /// (`stats.arenas.4096.{small,large}.nrequests`), as of the last ``refresh()``.
+  ///
+  /// Requests served from a thread cache are counted too (`nmalloc` counts only cache refills).
+  public static var allocationCount: UInt64 {
+    let small = (try? read("stats.arenas.4096.small.nrequests", as: UInt64.self)) ?? 0
+    let large = (try? read("stats.arenas.4096.large.nrequests", as: UInt64.self)) ?? 0
+    return small + large
+  }
+
+  /// Resets this thread's peak-usage tracker (`thread.peak.reset`, jemalloc 5.3).
+  public static func resetThreadPeak() {
+    _ = mallctl("thread.peak.reset", nil, nil, nil, 0)
+  }
+
+  /// The highest net bytes this thread had allocated since ``resetThreadPeak()``
+  /// (`thread.peak.read`, jemalloc 5.3).
+  public static var threadPeakBytes: UInt64 {
+    (try? read("thread.peak.read", as: UInt64.self)) ?? 0
+  }
+
+  /// Reads one `mallctl` value of a trivial type.
+  public static func read<Value: BitwiseCopyable>(
+    _ name: String, as type: Value.Type
+  ) throws(AllocatorStatisticsError) -> Value {
+    let value = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+    defer { value.deallocate() }
+    var length = MemoryLayout<Value>.size
+    let status = mallctl(name, value, &length, nil, 0)
+    guard status == 0, length == MemoryLayout<Value>.size else {
+      throw AllocatorStatisticsError(name: name, status: status)
+    }
+    return value.pointee
+  }
+
+  private static func threadCounter(_ name: String) -> UInt64 {
+    guard let pointer = try? read(name, as: UnsafeMutablePointer<UInt64>.self) else { return 0 }
+    return pointer.pointee
+  }
+}
+
+/// A statistic jemalloc would not report.
+public struct AllocatorStatisticsError: Error, CustomStringConvertible {
+  /// The `mallctl` name that was asked for.
+  public var name: String
+  /// The status `mallctl` returned (an `errno` value).
+  public var status: Int32
+
+  public var description: String {
+    "jemalloc statistic '\(name)' is unavailable (mallctl returned \(status)); "
+      + "is the process allocator jemalloc (libjemalloc-dev)?"
+  }
+}
