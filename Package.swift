@@ -14,11 +14,15 @@ let package = Package(
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
   ],
   targets: [
     // Constraint solvers: the optimized sparse-tableau solver and the dense baseline.
-    .target(name: "Cassowary"),
+    .target(
+      name: "Cassowary",
+      dependencies: [.product(name: "HeapModule", package: "swift-collections")]
+    ),
 
     // jemalloc, linked as the process allocator so the harness can read its statistics.
     .systemLibrary(

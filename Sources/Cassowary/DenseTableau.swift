@@ -1,0 +1,181 @@
+/// The baseline tableau storage: a dense matrix of rows × columns of contiguous Doubles.
+///
+/// It is the textbook representation: a cell is found in O(1), but finding the rows that hold a
+/// symbol scans every row, and a row operation touches every column. It refuses to grow past a
+/// memory budget, so a scene too large for it is reported as skipped rather than exhausting the
+/// machine.
+public struct DenseTableau: TableauStorage {
+  /// The default memory budget: 2 GiB.
+  public static let defaultMemoryBudget = 2 << 30
+
+  /// The most bytes the matrix may occupy.
+  public var memoryBudget: Int
+
+  private var values: [Double] = []
+  private var constants: [Double] = []
+  private var rowIsLive: [Bool] = []
+  private var stride = 0  // columns per row
+  private var freeRows: [Int32] = []
+  private var liveRows = 0
+  private var cellTotal = 0
+
+  /// An empty tableau that may grow to `memoryBudget` bytes.
+  public init(memoryBudget: Int = DenseTableau.defaultMemoryBudget) {
+    self.memoryBudget = memoryBudget
+  }
+
+  public mutating func reserve(rows: Int, symbols: Int) throws(SolverError) {
+    let rowCapacity = max(rows, constants.count)
+    let columnCapacity = symbols > stride ? max(symbols, stride * 2, 16) : stride
+    let bytes = rowCapacity * columnCapacity * MemoryLayout<Double>.stride
+    if bytes > memoryBudget {
+      throw .memoryBudgetExceeded(
+        rows: rowCapacity, columns: columnCapacity, bytes: bytes, budget: memoryBudget)
+    }
+    if columnCapacity > stride { widen(to: columnCapacity) }
+  }
+
+  private mutating func widen(to newStride: Int) {
+    var widened = [Double](repeating: 0, count: constants.count * newStride)
+    for row in 0..<constants.count {
+      for column in 0..<stride { widened[row * newStride + column] = values[row * stride + column] }
+    }
+    values = widened
+    stride = newStride
+  }
+
+  public mutating func makeRow() -> Int32 {
+    liveRows += 1
+    if let row = freeRows.popLast() {
+      rowIsLive[Int(row)] = true
+      return row
+    }
+    values.append(contentsOf: repeatElement(0, count: stride))
+    constants.append(0)
+    rowIsLive.append(true)
+    return Int32(constants.count - 1)
+  }
+
+  public mutating func releaseRow(_ row: Int32) {
+    clearRow(row)
+    rowIsLive[Int(row)] = false
+    freeRows.append(row)
+    liveRows -= 1
+    if liveRows == 0 { removeAll() }
+  }
+
+  public mutating func clearRow(_ row: Int32) {
+    let base = Int(row) * stride
+    for column in 0..<stride where values[base + column] != 0 {
+      values[base + column] = 0
+      cellTotal -= 1
+    }
+    constants[Int(row)] = 0
+  }
+
+  public func constant(of row: Int32) -> Double { constants[Int(row)] }
+
+  public mutating func setConstant(_ value: Double, of row: Int32) {
+    constants[Int(row)] = value
+  }
+
+  public func coefficient(of symbol: Int32, in row: Int32) -> Double {
+    Int(symbol) < stride ? values[Int(row) * stride + Int(symbol)] : 0
+  }
+
+  public mutating func add(_ coefficient: Double, for symbol: Int32, to row: Int32) {
+    let index = Int(row) * stride + Int(symbol)
+    let old = values[index]
+    values[index] = store(old: old, new: old + coefficient, scale: max(abs(old), abs(coefficient)))
+  }
+
+  public mutating func removeCell(for symbol: Int32, from row: Int32) {
+    let index = Int(row) * stride + Int(symbol)
+    if values[index] != 0 {
+      values[index] = 0
+      cellTotal -= 1
+    }
+  }
+
+  public mutating func add(row source: Int32, times factor: Double, to target: Int32) {
+    constants[Int(target)] += factor * constants[Int(source)]
+    let sourceBase = Int(source) * stride
+    let targetBase = Int(target) * stride
+    for column in 0..<stride {
+      let delta = factor * values[sourceBase + column]
+      if delta == 0 { continue }
+      let old = values[targetBase + column]
+      values[targetBase + column] = store(
+        old: old, new: old + delta, scale: max(abs(old), abs(delta)))
+    }
+  }
+
+  /// The value to store for a cell that changes from `old` to `new` (zero if it cancelled),
+  /// keeping the cell count.
+  @inline(__always)
+  private mutating func store(old: Double, new: Double, scale: Double) -> Double {
+    let value = isNearZero(new, relativeTo: scale) ? 0 : new
+    if old == 0, value != 0 { cellTotal += 1 }
+    if old != 0, value == 0 { cellTotal -= 1 }
+    return value
+  }
+
+  public mutating func scale(row: Int32, by factor: Double) {
+    constants[Int(row)] *= factor
+    let base = Int(row) * stride
+    for column in 0..<stride { values[base + column] *= factor }
+  }
+
+  public mutating func substitute(_ symbol: Int32, with source: Int32, changed: inout [Int32]) {
+    for row in 0..<Int32(constants.count) where row != source && rowIsLive[Int(row)] {
+      let index = Int(row) * stride + Int(symbol)
+      let coefficient = values[index]
+      if coefficient == 0 { continue }
+      values[index] = 0
+      cellTotal -= 1
+      add(row: source, times: coefficient, to: row)
+      changed.append(row)
+    }
+  }
+
+  public func cellCount(of row: Int32) -> Int {
+    let base = Int(row) * stride
+    var count = 0
+    for column in 0..<stride where values[base + column] != 0 { count += 1 }
+    return count
+  }
+
+  @inline(__always)
+  public func forEachCell(of row: Int32, _ body: (Int32, Double) -> Void) {
+    let base = Int(row) * stride
+    for column in 0..<stride where values[base + column] != 0 {
+      body(Int32(column), values[base + column])
+    }
+  }
+
+  @inline(__always)
+  public func forEachRow(containing symbol: Int32, _ body: (Int32, Double) -> Void) {
+    guard Int(symbol) < stride else { return }
+    for row in 0..<constants.count where rowIsLive[row] {
+      let value = values[row * stride + Int(symbol)]
+      if value != 0 { body(Int32(row), value) }
+    }
+  }
+
+  public func rowCount(containing symbol: Int32) -> Int {
+    var count = 0
+    forEachRow(containing: symbol) { _, _ in count += 1 }
+    return count
+  }
+
+  public mutating func releaseSymbol(_ symbol: Int32) {}
+
+  public var totalCells: Int { cellTotal }
+
+  public mutating func removeAll() {
+    self = DenseTableau(memoryBudget: memoryBudget)
+  }
+
+  /// Bytes held by the matrix.
+  var bytes: Int { values.capacity * 8 + constants.capacity * 8 + rowIsLive.capacity }
+}

@@ -1,0 +1,129 @@
+/// The undo log of one transaction: everything a failing operation must put back so that the
+/// solver is left exactly as it was.
+///
+/// A row is copied the first time the transaction changes it; rows and symbols made during the
+/// transaction are released on rollback; rows and symbols retired during it are only returned to
+/// their free lists at commit. The log's buffers are kept between transactions.
+struct Journal {
+  struct SavedRow {
+    var row: Int32
+    var subject: Int32
+    var constant: Double
+    var firstCell: Int
+    var cellCount: Int
+  }
+
+  private(set) var isActive = false
+  private var epoch: UInt32 = 0
+  private var savedEpoch: [UInt32] = []
+  var savedRows: [SavedRow] = []
+  var savedCells: [Cell] = []
+  var createdRows: [Int32] = []
+  var createdSymbols: [Int32] = []
+  var pendingRows: [Int32] = []
+  var pendingSymbols: [Int32] = []
+  var createdLevels: [Float] = []
+
+  mutating func begin(rowCount: Int) {
+    precondition(!isActive, "transactions do not nest")
+    isActive = true
+    epoch &+= 1
+    if epoch == 0 {
+      for index in savedEpoch.indices { savedEpoch[index] = 0 }
+      epoch = 1
+    }
+  }
+
+  /// Whether `row` still needs saving in this transaction; marks it saved.
+  mutating func claim(_ row: Int32) -> Bool {
+    while savedEpoch.count <= Int(row) { savedEpoch.append(0) }
+    if savedEpoch[Int(row)] == epoch { return false }
+    savedEpoch[Int(row)] = epoch
+    return true
+  }
+
+  mutating func end() {
+    isActive = false
+    savedRows.removeAll(keepingCapacity: true)
+    savedCells.removeAll(keepingCapacity: true)
+    createdRows.removeAll(keepingCapacity: true)
+    createdSymbols.removeAll(keepingCapacity: true)
+    pendingRows.removeAll(keepingCapacity: true)
+    pendingSymbols.removeAll(keepingCapacity: true)
+    createdLevels.removeAll(keepingCapacity: true)
+  }
+}
+
+extension Solver {
+  /// Starts a transaction: until ``commit()`` or ``rollback()``, changes are logged.
+  mutating func beginTransaction() {
+    journal.begin(rowCount: rowSubject.count)
+  }
+
+  /// Copies `row` into the log the first time the transaction is about to change it.
+  mutating func save(_ row: Int32) {
+    guard journal.isActive, journal.claim(row) else { return }
+    let first = journal.savedCells.count
+    var cells = journal.savedCells
+    journal.savedCells = []
+    tableau.forEachCell(of: row) { symbol, coefficient in
+      cells.append(Cell(symbol: symbol, coefficient: coefficient))
+    }
+    journal.savedCells = cells
+    journal.savedRows.append(
+      Journal.SavedRow(
+        row: row, subject: rowSubject[Int(row)], constant: tableau.constant(of: row),
+        firstCell: first, cellCount: journal.savedCells.count - first))
+  }
+
+  /// Keeps the transaction's changes and returns what it retired to the free lists.
+  mutating func commit() {
+    let rows = journal.pendingRows
+    let symbols = journal.pendingSymbols
+    journal.end()
+    for row in rows { tableau.releaseRow(row) }
+    for symbol in symbols { releaseSymbol(symbol) }
+  }
+
+  /// Puts the solver back exactly as it was when the transaction began.
+  mutating func rollback() {
+    // Forget the subjects the transaction gave, then restore the saved rows and subjects.
+    for saved in journal.savedRows {
+      let subject = rowSubject[Int(saved.row)]
+      if subject >= 0 { basicRow[Int(subject)] = RowRole.none }
+    }
+    for row in journal.createdRows {
+      let subject = rowSubject[Int(row)]
+      if subject >= 0 { basicRow[Int(subject)] = RowRole.none }
+      tableau.clearRow(row)
+      rowSubject[Int(row)] = RowRole.released
+    }
+    for saved in journal.savedRows {
+      tableau.clearRow(saved.row)
+      tableau.setConstant(saved.constant, of: saved.row)
+      for index in saved.firstCell..<(saved.firstCell + saved.cellCount) {
+        let cell = journal.savedCells[index]
+        tableau.add(cell.coefficient, for: cell.symbol, to: saved.row)
+      }
+      rowSubject[Int(saved.row)] = saved.subject
+      if saved.subject >= 0 {
+        basicRow[Int(saved.subject)] = saved.row
+        markValueDirty(symbol: saved.subject)
+      }
+    }
+    infeasible.removeAll(keepingCapacity: true)
+    for priority in journal.createdLevels { levelRows[priority] = nil }
+    let createdRows = journal.createdRows
+    let createdSymbols = journal.createdSymbols
+    journal.end()
+    for row in createdRows.reversed() {
+      tableau.clearRow(row)
+      tableau.releaseRow(row)
+    }
+    for symbol in createdSymbols.reversed() {
+      collectRows(containing: symbol)
+      for row in changedRows { tableau.removeCell(for: symbol, from: row) }
+      releaseSymbol(symbol)
+    }
+  }
+}

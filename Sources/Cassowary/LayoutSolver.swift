@@ -1,0 +1,85 @@
+/// The operations every LayoutBench solver offers, so that the Auto Layout model, the scenes and
+/// the harness can drive either solver and compare them.
+///
+/// Every throwing operation leaves the solver unchanged when it throws.
+public protocol LayoutSolver {
+  /// Adds `constraint` under `id`.
+  mutating func add(_ id: ConstraintID, _ constraint: Constraint) throws(SolverError)
+  /// Removes the constraint `id`.
+  mutating func remove(_ id: ConstraintID) throws(SolverError)
+  /// Whether the constraint `id` is in the solver.
+  func contains(_ id: ConstraintID) -> Bool
+  /// The constraint `id` as it is now (with its current constant and priority), if present.
+  func constraint(_ id: ConstraintID) -> Constraint?
+
+  /// Makes `variable` an edit variable whose suggestions hold at `priority` (below 1000).
+  mutating func addEditVariable(_ variable: Variable, priority: Priority) throws(SolverError)
+  /// Stops editing `variable`.
+  mutating func removeEditVariable(_ variable: Variable) throws(SolverError)
+  /// Whether `variable` is an edit variable.
+  func hasEditVariable(_ variable: Variable) -> Bool
+  /// Asks the edit variable `variable` to take `value`, and re-solves.
+  mutating func suggestValue(_ variable: Variable, _ value: Double) throws(SolverError)
+
+  /// Sets the constant of constraint `id`'s expression in place, without removing it, and
+  /// re-solves. This is how Auto Layout changes `constraint.constant`.
+  mutating func setConstant(_ id: ConstraintID, _ constant: Double) throws(SolverError)
+  /// Changes constraint `id`'s priority; changing between required and optional removes and
+  /// re-adds it, and is rolled back if the result is unsatisfiable.
+  mutating func setPriority(_ id: ConstraintID, _ priority: Priority) throws(SolverError)
+
+  /// Defers optimization until the outermost batch ends, for many changes at once.
+  mutating func beginBatch()
+  /// Ends a batch; the outermost end re-optimizes.
+  mutating func endBatch()
+
+  /// The value of `variable` (0 for a variable no constraint mentions).
+  func value(of variable: Variable) -> Double
+  /// Calls `body` for every variable whose value changed since the last call, with its value.
+  mutating func forEachChangedValue(_ body: (Variable, Double) -> Void)
+
+  /// Rebuilds the tableau from the current constraints and edit suggestions and solves it from
+  /// scratch: the full solve that incremental updates are compared against.
+  mutating func solveFromScratch() throws(SolverError)
+  /// Removes every constraint and edit variable.
+  mutating func reset()
+
+  /// Figures about the tableau's size, for reports.
+  var statistics: SolverStatistics { get }
+}
+
+extension LayoutSolver {
+  /// Runs `body` inside a batch.
+  public mutating func batch<Result, Failure: Error>(
+    _ body: (inout Self) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    beginBatch()
+    defer { endBatch() }
+    return try body(&self)
+  }
+
+  /// Adds `constraint` under `id` (the labelled spelling).
+  public mutating func add(_ constraint: Constraint, id: ConstraintID) throws(SolverError) {
+    try add(id, constraint)
+  }
+}
+
+/// The size of a solver's tableau.
+public struct SolverStatistics: Equatable, Sendable {
+  /// Constraints in the solver.
+  public var constraints: Int
+  /// External variables with a symbol in the tableau.
+  public var variables: Int
+  /// Symbols of every kind (external, slack, error, dummy).
+  public var symbols: Int
+  /// Rows, including the objective's.
+  public var rows: Int
+  /// Non-zero cells in all rows.
+  public var cells: Int
+  /// The most cells in one row.
+  public var maximumRowCells: Int
+  /// Distinct optional priority levels in the objective.
+  public var priorityLevels: Int
+  /// Pivots performed since the solver was made.
+  public var pivots: Int
+}

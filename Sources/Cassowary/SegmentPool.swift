@@ -1,0 +1,75 @@
+/// A run of slots in a ``SegmentPool``: `count` used of `capacity`, from `start`.
+struct Segment {
+  var start: Int32
+  var count: Int32
+  var capacity: Int32
+
+  static let empty = Segment(start: 0, count: 0, capacity: 0)
+}
+
+/// One contiguous array holding many small growable lists (a tableau's rows, or its columns),
+/// so that no list is a heap object of its own.
+///
+/// Segments come in power-of-two capacities; freed segments go to a free list per capacity and are
+/// reused, so a steady state of adds and removes allocates nothing. When the last segment is freed
+/// the storage itself is released, so memory returns to where it started.
+struct SegmentPool<Element> {
+  private(set) var slots: [Element] = []
+  private var freeStarts: [[Int32]] = []
+  private var liveSegments = 0
+  private let filler: Element
+
+  init(filler: Element) { self.filler = filler }
+
+  /// Slot `index` of the pool.
+  subscript(index: Int32) -> Element {
+    @inline(__always) get { slots[Int(index)] }
+    @inline(__always) set { slots[Int(index)] = newValue }
+  }
+
+  /// Makes `segment` able to hold one more element, moving it if it is full.
+  @inline(__always)
+  mutating func reserveOneMore(_ segment: inout Segment) {
+    if segment.count == segment.capacity { grow(&segment) }
+  }
+
+  /// Frees `segment`'s slots; it becomes empty.
+  mutating func release(_ segment: inout Segment) {
+    guard segment.capacity > 0 else { return }
+    let sizeClass = Self.sizeClass(of: Int(segment.capacity))
+    freeStarts[sizeClass].append(segment.start)
+    segment = .empty
+    liveSegments -= 1
+    if liveSegments == 0 {
+      slots = []
+      freeStarts = []
+    }
+  }
+
+  private mutating func grow(_ segment: inout Segment) {
+    let newCapacity = max(4, Int(segment.capacity) * 2)
+    let sizeClass = Self.sizeClass(of: newCapacity)
+    while freeStarts.count <= sizeClass { freeStarts.append([]) }
+    let start: Int32
+    if let reused = freeStarts[sizeClass].popLast() {
+      start = reused
+    } else {
+      start = Int32(slots.count)
+      slots.append(contentsOf: repeatElement(filler, count: newCapacity))
+    }
+    for offset in 0..<Int32(segment.count) {
+      slots[Int(start + offset)] = slots[Int(segment.start + offset)]
+    }
+    let count = segment.count
+    liveSegments += 1  // before releasing the old segment, so the pool is never seen empty
+    release(&segment)
+    segment = Segment(start: start, count: count, capacity: Int32(newCapacity))
+  }
+
+  private static func sizeClass(of capacity: Int) -> Int {
+    Int.bitWidth - (capacity - 1).leadingZeroBitCount - 2  // 4 → 0, 8 → 1, 16 → 2, …
+  }
+
+  /// Bytes held by the pool's storage.
+  var bytes: Int { slots.capacity * MemoryLayout<Element>.stride }
+}

@@ -1,0 +1,182 @@
+extension Solver {
+  // MARK: - Edit variables
+
+  public func hasEditVariable(_ variable: Variable) -> Bool {
+    Int(variable.id) < edits.count && edits[Int(variable.id)] != nil
+  }
+
+  public mutating func addEditVariable(
+    _ variable: Variable, priority: Priority
+  ) throws(SolverError) {
+    guard priority.isValid else { throw .invalidPriority(priority) }
+    guard !priority.isRequired else { throw .requiredEditVariable(variable) }
+    guard !hasEditVariable(variable) else { throw .duplicateEditVariable(variable) }
+    flushIfBatching()
+    // The edit starts at the variable's current value, so adding it moves nothing.
+    let value = self.value(of: variable)
+    let constraint = Constraint(
+      Expression([Term(variable)], constant: -value), .equal, priority: priority)
+    try reserve(for: constraint.expression)
+    beginTransaction()
+    let tag: Tag
+    do {
+      tag = try addRow(for: constraint, owner: -1)
+    } catch {
+      rollback()
+      throw error
+    }
+    commit()
+    retainLevel(tag.priority)
+    variableUses[Int(variable.id)] += 1
+    edits[Int(variable.id)] = EditRecord(tag: tag, value: value, priority: priority)
+    optimizeUnlessBatching()
+  }
+
+  public mutating func removeEditVariable(_ variable: Variable) throws(SolverError) {
+    guard let edit = Int(variable.id) < edits.count ? edits[Int(variable.id)] : nil else {
+      throw .unknownEditVariable(variable)
+    }
+    flushIfBatching()
+    removeRow(edit.tag)
+    releaseLevel(edit.tag.priority)
+    edits[Int(variable.id)] = nil
+    variableUses[Int(variable.id)] -= 1
+    if variableUses[Int(variable.id)] == 0 { retire(variable) }
+    optimizeUnlessBatching()
+  }
+
+  public mutating func suggestValue(_ variable: Variable, _ value: Double) throws(SolverError) {
+    guard let edit = Int(variable.id) < edits.count ? edits[Int(variable.id)] : nil else {
+      throw .unknownEditVariable(variable)
+    }
+    guard value.isFinite else { throw .nonFinite("the value suggested for \(variable)") }
+    flushIfBatching()
+    // The edit constraint is `variable − value == 0`: its constant moves by −Δvalue.
+    shiftMarker(of: edit.tag, constantDelta: edit.value - value)
+    edits[Int(variable.id)]!.value = value
+    if let row = dualOptimize() {
+      preconditionFailure("an optional edit left row \(row) infeasible: the tableau is corrupt")
+    }
+  }
+
+  // MARK: - Constants and priorities in place
+
+  public mutating func setConstant(_ id: ConstraintID, _ constant: Double) throws(SolverError) {
+    guard let record = Int(id.rawValue) < records.count ? records[Int(id.rawValue)] : nil else {
+      throw .unknownConstraint(id)
+    }
+    guard constant.isFinite else { throw .nonFinite("the constant \(constant) for \(id)") }
+    let delta = constant - record.constraint.expression.constant
+    guard delta != 0 else { return }
+    flushIfBatching()
+    if record.constraint.priority.isRequired {
+      // A required constraint's new constant may contradict the others: undo on failure.
+      beginTransaction()
+      shiftMarker(of: record.tag, constantDelta: delta)
+      if let row = inconsistentRow() ?? dualOptimize() {
+        var changed = record.constraint
+        changed.expression.constant = constant
+        let conflicts = requiredOwners(of: row)
+        rollback()
+        throw SolverError.unsatisfiable(id, changed, conflicts: conflicts).named(id, changed, in: self)
+      }
+      commit()
+    } else {
+      shiftMarker(of: record.tag, constantDelta: delta)
+      if let row = dualOptimize() {
+        preconditionFailure("an optional constraint left row \(row) infeasible")
+      }
+    }
+    records[Int(id.rawValue)]!.constraint.expression.constant = constant
+  }
+
+  public mutating func setPriority(_ id: ConstraintID, _ priority: Priority) throws(SolverError) {
+    guard let record = Int(id.rawValue) < records.count ? records[Int(id.rawValue)] : nil else {
+      throw .unknownConstraint(id)
+    }
+    guard priority.isValid else { throw .invalidPriority(priority) }
+    let old = record.constraint.priority
+    guard priority != old else { return }
+    flushIfBatching()
+    var changed = record.constraint
+    changed.priority = priority
+    if !old.isRequired && !priority.isRequired {
+      // Optional to optional: move the errors to the other level's objective row.
+      addObjectiveEffects(of: record.tag, sign: -1)
+      var tag = record.tag
+      tag.priority = priority.rawValue
+      addObjectiveEffects(of: tag, sign: 1)
+      retainLevel(tag.priority)
+      releaseLevel(record.tag.priority)
+      records[Int(id.rawValue)] = ConstraintRecord(constraint: changed, tag: tag)
+    } else {
+      // Required ↔ optional: rebuild the row, as iOS 13 and later do; undo on conflict.
+      beginTransaction()
+      let tag: Tag
+      do {
+        removeRow(record.tag)
+        tag = try addRow(for: changed, owner: id.rawValue)
+      } catch {
+        rollback()
+        throw error.named(id, changed, in: self)
+      }
+      commit()
+      retainLevel(tag.priority)
+      releaseLevel(record.tag.priority)
+      records[Int(id.rawValue)] = ConstraintRecord(constraint: changed, tag: tag)
+    }
+    optimizeUnlessBatching()
+  }
+
+  /// Applies a change of `constantDelta` to the constant of the constraint with `tag`, as a
+  /// change of variables on its marker: `marker_old = marker_new + Δ/μ`.
+  ///
+  /// Only the marker's row (or the other symbol's) or the marker's column is touched, so the
+  /// cost is independent of the tableau's size. Rows left negative are queued for the dual
+  /// simplex.
+  mutating func shiftMarker(of tag: Tag, constantDelta: Double) {
+    let shift = constantDelta / tag.markerCoefficient
+    if basicRow[Int(tag.marker)] >= 0 {
+      changeConstant(of: basicRow[Int(tag.marker)], by: -shift)
+    } else if tag.other >= 0, basicRow[Int(tag.other)] >= 0 {
+      changeConstant(of: basicRow[Int(tag.other)], by: shift)
+    } else {
+      var rows = changedRows
+      changedRows = []
+      rows.removeAll(keepingCapacity: true)
+      var coefficients = scratchCells
+      scratchCells = []
+      coefficients.removeAll(keepingCapacity: true)
+      tableau.forEachRow(containing: tag.marker) { row, coefficient in
+        rows.append(row)
+        coefficients.append(Cell(symbol: row, coefficient: coefficient))
+      }
+      for cell in coefficients where rowSubject[Int(cell.symbol)] >= 0 {
+        changeConstant(of: cell.symbol, by: cell.coefficient * shift)
+      }
+      changedRows = rows
+      scratchCells = coefficients
+    }
+  }
+
+  private mutating func changeConstant(of row: Int32, by delta: Double) {
+    save(row)
+    tableau.setConstant(tableau.constant(of: row) + delta, of: row)
+    noteConstantChanged(row: row, subject: rowSubject[Int(row)])
+  }
+
+  /// A row of a redundant required equality (a dummy subject) whose constant is no longer
+  /// zero after a constant change, if any: its constraints contradict each other.
+  private mutating func inconsistentRow() -> Int32? {
+    for index in journal.savedRows.indices {
+      let row = journal.savedRows[index].row
+      let subject = rowSubject[Int(row)]
+      if subject >= 0, symbolKind[Int(subject)] == .dummy,
+        abs(tableau.constant(of: row)) > valueTolerance
+      {
+        return row
+      }
+    }
+    return nil
+  }
+}

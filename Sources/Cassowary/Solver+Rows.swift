@@ -1,0 +1,236 @@
+extension Solver {
+  /// Adds the row of `constraint` to the tableau and returns its tag. Runs inside a transaction;
+  /// on a throw the caller rolls back.
+  mutating func addRow(for constraint: Constraint, owner: Int32) throws(SolverError) -> Tag {
+    let (row, tag) = makeRow(for: constraint, owner: owner)
+    var subject = chooseSubject(of: row, tag: tag)
+    if subject < 0 && holdsOnlyDummies(row) {
+      guard abs(tableau.constant(of: row)) <= valueTolerance else {
+        throw .unsatisfiable(ConstraintID(0), constraint, conflicts: requiredOwners(of: row))
+      }
+      subject = tag.marker  // redundant: the constraint already holds
+    }
+    if subject < 0 {
+      try addWithArtificialVariable(row, constraint: constraint)
+    } else {
+      solve(row, for: subject)
+      install(row, subject: subject)
+    }
+    addObjectiveEffects(of: tag, sign: 1)
+    return tag
+  }
+
+  /// Builds the row of `constraint` with basic variables substituted out, plus its marker and
+  /// error symbols: `0 = expression + μ·marker (+ errors)`, flipped so its constant is ≥ 0.
+  mutating func makeRow(for constraint: Constraint, owner: Int32) -> (Int32, Tag) {
+    let row = makeRow(subject: RowRole.none)
+    let expression = constraint.expression
+    tableau.setConstant(expression.constant, of: row)
+    for term in expression.terms where term.coefficient != 0 {
+      let symbol = self.symbol(for: term.variable)
+      let basic = basicRow[Int(symbol)]
+      if basic >= 0 {
+        tableau.add(row: basic, times: term.coefficient, to: row)
+      } else {
+        tableau.add(term.coefficient, for: symbol, to: row)
+      }
+    }
+    let required = constraint.priority.isRequired
+    let priority = required ? 0 : constraint.priority.rawValue
+    var tag: Tag
+    switch constraint.relation {
+    case .lessThanOrEqual, .greaterThanOrEqual:
+      let sign: Double = constraint.relation == .lessThanOrEqual ? 1 : -1
+      let slack = makeSymbol(.slack, owner: required ? owner : -1)
+      tableau.add(sign, for: slack, to: row)
+      tag = Tag(marker: slack, other: RowRole.none, markerCoefficient: sign, priority: priority)
+      if !required {
+        let error = makeSymbol(.error)
+        tableau.add(-sign, for: error, to: row)
+        tag.other = error
+      }
+    case .equal:
+      if required {
+        let dummy = makeSymbol(.dummy, owner: owner)
+        tableau.add(1, for: dummy, to: row)
+        tag = Tag(marker: dummy, other: RowRole.none, markerCoefficient: 1, priority: 0)
+      } else {
+        let positive = makeSymbol(.error)
+        let negative = makeSymbol(.error)
+        tableau.add(-1, for: positive, to: row)
+        tableau.add(1, for: negative, to: row)
+        tag = Tag(marker: positive, other: negative, markerCoefficient: -1, priority: priority)
+      }
+    }
+    if tableau.constant(of: row) < 0 { tableau.scale(row: row, by: -1) }
+    return (row, tag)
+  }
+
+  /// The symbol to make basic in a new row: its lowest-id external symbol; else the marker or
+  /// the other symbol when it is a slack or error with a negative coefficient; else none (-1).
+  func chooseSubject(of row: Int32, tag: Tag) -> Int32 {
+    var external = Int32.max
+    tableau.forEachCell(of: row) { symbol, _ in
+      if symbolKind[Int(symbol)] == .external && symbol < external { external = symbol }
+    }
+    if external != .max { return external }
+    for symbol in tag.symbols where symbol >= 0 {
+      let kind = symbolKind[Int(symbol)]
+      if (kind == .slack || kind == .error) && tableau.coefficient(of: symbol, in: row) < 0 {
+        return symbol
+      }
+    }
+    return RowRole.none
+  }
+
+  func holdsOnlyDummies(_ row: Int32) -> Bool {
+    var onlyDummies = true
+    tableau.forEachCell(of: row) { symbol, _ in
+      if symbolKind[Int(symbol)] != .dummy { onlyDummies = false }
+    }
+    return onlyDummies
+  }
+
+  /// The required constraints whose markers appear in `row`: the ones its equation combines.
+  func requiredOwners(of row: Int32) -> [ConstraintID: Constraint] {
+    var owners: [ConstraintID: Constraint] = [:]
+    tableau.forEachCell(of: row) { symbol, _ in
+      let owner = symbolOwner[Int(symbol)]
+      if owner >= 0, let constraint = constraint(ConstraintID(owner)) {
+        owners[ConstraintID(owner)] = constraint
+      }
+    }
+    return owners
+  }
+
+  /// Phase one: makes the new row feasible through an artificial variable, or throws when the
+  /// required constraints cannot all hold.
+  mutating func addWithArtificialVariable(
+    _ row: Int32, constraint: Constraint
+  ) throws(SolverError) {
+    let artificial = makeSymbol(.slack)
+    rowSubject[Int(row)] = artificial
+    basicRow[Int(artificial)] = row
+    let objective = makeRow(subject: RowRole.artificial)
+    tableau.add(row: row, times: 1, to: objective)
+    optimizeArtificial(objective)
+    let feasible = abs(tableau.constant(of: objective)) <= valueTolerance
+    let conflicts = feasible ? [:] : requiredOwners(of: objective)
+    dropRow(objective)
+    guard feasible else {
+      throw .unsatisfiable(ConstraintID(0), constraint, conflicts: conflicts)
+    }
+    let basic = basicRow[Int(artificial)]
+    if basic >= 0 {
+      // Still basic at zero: pivot it out for any slack or error in its row.
+      // Still basic, at zero: pivot it out (a slack or error first, then an external, then a
+      // dummy of a redundant equality), or drop its row if the constraint was redundant.
+      var best: (rank: Int, symbol: Int32)? = nil
+      tableau.forEachCell(of: basic) { symbol, _ in
+        let rank: Int
+        switch symbolKind[Int(symbol)] {
+        case .slack, .error: rank = 0
+        case .external: rank = 1
+        case .dummy: rank = 2
+        case .free: return
+        }
+        if best == nil || (rank, symbol) < (best!.rank, best!.symbol) { best = (rank, symbol) }
+      }
+      if let best {
+        pivot(entering: best.symbol, row: basic)
+      } else {
+        dropRow(basic)
+      }
+    }
+    purge(artificial)
+    releaseSymbol(artificial)
+  }
+
+  /// Adds (`sign` 1) or removes (`sign` -1) a constraint's errors in its level's objective row.
+  mutating func addObjectiveEffects(of tag: Tag, sign: Double) {
+    guard tag.priority > 0 else { return }
+    let level = levelRow(for: tag.priority)
+    save(level)
+    for error in tag.symbols where error >= 0 && symbolKind[Int(error)] == .error {
+      let basic = basicRow[Int(error)]
+      if basic >= 0 {
+        tableau.add(row: basic, times: sign, to: level)
+        markCandidates(inRow: basic)
+      } else {
+        tableau.add(sign, for: error, to: level)
+        markCandidate(error)
+      }
+    }
+  }
+
+  /// The objective row of the level at `priority`, made when the level is new.
+  mutating func levelRow(for priority: Float) -> Int32 {
+    if let row = levelRows[priority] { return row }
+    let row = makeRow(subject: RowRole.objective, priority: priority)
+    levelRows[priority] = row
+    if journal.isActive { journal.createdLevels.append(priority) }
+    return row
+  }
+
+  mutating func retainLevel(_ priority: Float) {
+    if priority > 0 { levelUses[priority, default: 0] += 1 }
+  }
+
+  /// Drops the level at `priority` once no constraint uses it, so the objective shrinks too.
+  mutating func releaseLevel(_ priority: Float) {
+    guard priority > 0, let uses = levelUses[priority] else { return }
+    if uses > 1 {
+      levelUses[priority] = uses - 1
+      return
+    }
+    levelUses[priority] = nil
+    if let row = levelRows.removeValue(forKey: priority) { dropRow(row) }
+  }
+
+  /// Removes a constraint's row and symbols from the tableau.
+  mutating func removeRow(_ tag: Tag) {
+    addObjectiveEffects(of: tag, sign: -1)
+    let marker = tag.marker
+    if basicRow[Int(marker)] < 0, let leaving = markerLeavingRow(marker) {
+      pivot(entering: marker, row: leaving)
+    }
+    if basicRow[Int(marker)] >= 0 { dropRow(basicRow[Int(marker)]) }
+    // Exactly, the other symbol's column is proportional to the marker's and is gone with its
+    // row; rounding may leave traces, which are removed.
+    for symbol in tag.symbols where symbol >= 0 {
+      purge(symbol)
+      releaseSymbol(symbol)
+    }
+  }
+
+  /// The row to pivot a non-basic marker into before its constraint's row is dropped: the
+  /// restricted row with the smallest ratio for a negative coefficient, else for a positive one,
+  /// else an unrestricted row; ties go to the lowest subject id.
+  func markerLeavingRow(_ marker: Int32) -> Int32? {
+    var first: (ratio: Double, subject: Int32, row: Int32)? = nil
+    var second: (ratio: Double, subject: Int32, row: Int32)? = nil
+    var third: (subject: Int32, row: Int32)? = nil
+    tableau.forEachRow(containing: marker) { row, coefficient in
+      let subject = rowSubject[Int(row)]
+      guard subject >= 0 else { return }
+      if symbolKind[Int(subject)] == .external {
+        if third == nil || subject < third!.subject { third = (subject, row) }
+      } else if coefficient < 0 {
+        let ratio = -tableau.constant(of: row) / coefficient
+        if first == nil || ratio < first!.ratio
+          || (ratio == first!.ratio && subject < first!.subject)
+        {
+          first = (ratio, subject, row)
+        }
+      } else {
+        let ratio = tableau.constant(of: row) / coefficient
+        if second == nil || ratio < second!.ratio
+          || (ratio == second!.ratio && subject < second!.subject)
+        {
+          second = (ratio, subject, row)
+        }
+      }
+    }
+    return first?.row ?? second?.row ?? third?.row
+  }
+}

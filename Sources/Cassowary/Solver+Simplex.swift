@@ -1,0 +1,181 @@
+extension Solver {
+  /// Exchanges `entering` (non-basic) with the subject of `row` (basic).
+  mutating func pivot(entering: Int32, row: Int32) {
+    save(row)
+    let leaving = rowSubject[Int(row)]
+    // `leaving = c + Σ` becomes `0 = c + Σ − leaving`, then is solved for `entering`.
+    tableau.add(-1, for: leaving, to: row)
+    solve(row, for: entering)
+    basicRow[Int(leaving)] = RowRole.none
+    markValueDirty(symbol: leaving)
+    if symbolKind[Int(leaving)] == .error { markCandidate(leaving) }
+    install(row, subject: entering)
+    pivotCount += 1
+    let subject = rowSubject[Int(row)]
+    noteConstantChanged(row: row, subject: subject)
+  }
+
+  /// Primal simplex on the lexicographic objective: while some non-basic symbol's reduced-cost
+  /// vector leads with a negative entry, pivot it in (the lowest such id: Bland's rule).
+  mutating func optimize() {
+    while let (entering, direction) = nextEnteringSymbol() {
+      guard let row = leavingRow(for: entering, direction: direction) else {
+        preconditionFailure("the objective is unbounded: the tableau is corrupt")
+      }
+      pivot(entering: entering, row: row)
+    }
+  }
+
+  /// The lowest-id candidate whose reduced cost leads with a negative entry (or, for an
+  /// unrestricted external symbol, a non-zero one), with the direction it should move.
+  mutating func nextEnteringSymbol() -> (Int32, Double)? {
+    while let symbol = candidates.popMin() {
+      isCandidate[Int(symbol)] = false
+      let kind = symbolKind[Int(symbol)]
+      guard kind != .dummy, kind != .free, basicRow[Int(symbol)] < 0 else { continue }
+      let cost = leadingCost(of: symbol)
+      if cost < 0 { return (symbol, 1) }
+      if cost > 0 && kind == .external { return (symbol, -1) }
+    }
+    return nil
+  }
+
+  /// The entry of `symbol`'s reduced-cost vector at the highest priority where it is not zero.
+  func leadingCost(of symbol: Int32) -> Double {
+    var priority: Float = -1
+    var cost = 0.0
+    tableau.forEachRow(containing: symbol) { row, coefficient in
+      if rowSubject[Int(row)] == RowRole.objective && rowPriority[Int(row)] > priority {
+        priority = rowPriority[Int(row)]
+        cost = coefficient
+      }
+    }
+    return cost
+  }
+
+  /// The ratio test: the restricted row that first reaches zero as `entering` moves in
+  /// `direction`; ties go to the lowest subject id.
+  func leavingRow(for entering: Int32, direction: Double) -> Int32? {
+    var best: (ratio: Double, subject: Int32, row: Int32)? = nil
+    tableau.forEachRow(containing: entering) { row, coefficient in
+      let subject = rowSubject[Int(row)]
+      guard subject >= 0, symbolKind[Int(subject)] != .external else { return }
+      let rate = coefficient * direction
+      guard rate < 0 else { return }
+      let ratio = -tableau.constant(of: row) / rate
+      if best == nil || ratio < best!.ratio || (ratio == best!.ratio && subject < best!.subject) {
+        best = (ratio, subject, row)
+      }
+    }
+    return best?.row
+  }
+
+  /// Phase one: minimizes the artificial objective `row` (a scalar row).
+  mutating func optimizeArtificial(_ objective: Int32) {
+    while true {
+      var entering = Int32.max
+      var direction = 1.0
+      tableau.forEachCell(of: objective) { symbol, coefficient in
+        let kind = symbolKind[Int(symbol)]
+        let improves = kind == .external ? coefficient != 0 : coefficient < 0
+        if improves && kind != .dummy && symbol < entering {
+          entering = symbol
+          direction = coefficient < 0 ? 1 : -1
+        }
+      }
+      guard entering != .max, let row = leavingRow(for: entering, direction: direction) else {
+        return
+      }
+      pivot(entering: entering, row: row)
+    }
+  }
+
+  /// Dual simplex: restores feasibility after constants changed, keeping optimality. Returns
+  /// the row that cannot be made feasible (required constraints conflict), or nil.
+  mutating func dualOptimize() -> Int32? {
+    while let leaving = infeasible.popLast() {
+      let row = basicRow[Int(leaving)]
+      guard row >= 0, tableau.constant(of: row) < -valueTolerance else { continue }
+      guard let entering = dualEnteringSymbol(row) else {
+        infeasible.removeAll(keepingCapacity: true)
+        return row
+      }
+      pivot(entering: entering, row: row)
+    }
+    return nil
+  }
+
+  /// The dual ratio test: among the row's symbols with a positive coefficient, the one whose
+  /// reduced-cost vector divided by that coefficient is lexicographically smallest.
+  mutating func dualEnteringSymbol(_ row: Int32) -> Int32? {
+    var best = bestCosts
+    var current = scratchCosts
+    bestCosts = []
+    scratchCosts = []
+    defer {
+      bestCosts = best
+      scratchCosts = current
+    }
+    collectCells(of: row)
+    var entering: Int32 = -1
+    var enteringCoefficient = 0.0
+    for cell in scratchCells where cell.coefficient > 0 {
+      let kind = symbolKind[Int(cell.symbol)]
+      guard kind != .dummy, kind != .free else { continue }
+      reducedCost(of: cell.symbol, into: &current)
+      if entering < 0
+        || compareRatios(current, cell.coefficient, best, enteringCoefficient)
+          .isLess(orTieWith: cell.symbol < entering)
+      {
+        swap(&best, &current)
+        entering = cell.symbol
+        enteringCoefficient = cell.coefficient
+      }
+    }
+    return entering < 0 ? nil : entering
+  }
+
+  /// `symbol`'s reduced-cost vector, highest priority first.
+  func reducedCost(of symbol: Int32, into costs: inout [LevelCost]) {
+    costs.removeAll(keepingCapacity: true)
+    tableau.forEachRow(containing: symbol) { row, coefficient in
+      if rowSubject[Int(row)] == RowRole.objective {
+        costs.append(LevelCost(priority: rowPriority[Int(row)], value: coefficient))
+      }
+    }
+    if costs.count > 1 { costs.sort { $0.priority > $1.priority } }
+  }
+
+  /// Compares `a / aScale` with `b / bScale`, level by level from the highest priority.
+  func compareRatios(
+    _ a: [LevelCost], _ aScale: Double, _ b: [LevelCost], _ bScale: Double
+  ) -> Ordering {
+    var i = 0
+    var j = 0
+    while i < a.count || j < b.count {
+      let priority = max(i < a.count ? a[i].priority : -1, j < b.count ? b[j].priority : -1)
+      var x = 0.0
+      var y = 0.0
+      if i < a.count && a[i].priority == priority {
+        x = a[i].value / aScale
+        i += 1
+      }
+      if j < b.count && b[j].priority == priority {
+        y = b[j].value / bScale
+        j += 1
+      }
+      if !isNearZero(x - y, relativeTo: max(abs(x), abs(y))) { return x < y ? .less : .greater }
+    }
+    return .equal
+  }
+}
+
+/// The outcome of a three-way comparison.
+enum Ordering {
+  case less, equal, greater
+
+  /// Whether this is `.less`, or `.equal` and the tie-break says so.
+  func isLess(orTieWith tieBreak: Bool) -> Bool {
+    self == .less || (self == .equal && tieBreak)
+  }
+}

@@ -1,0 +1,131 @@
+extension Solver {
+  // MARK: - Values
+
+  public func value(of variable: Variable) -> Double {
+    guard Int(variable.id) < variableSymbol.count else { return 0 }
+    let symbol = variableSymbol[Int(variable.id)]
+    guard symbol >= 0 else { return 0 }
+    let row = basicRow[Int(symbol)]
+    return row >= 0 ? tableau.constant(of: row) : 0
+  }
+
+  public mutating func forEachChangedValue(_ body: (Variable, Double) -> Void) {
+    flushIfBatching()
+    for variable in dirtyVariables {
+      isValueDirty[Int(variable)] = false
+      let value = self.value(of: Variable(id: variable))
+      if value != reportedValue[Int(variable)] {
+        reportedValue[Int(variable)] = value
+        body(Variable(id: variable), value)
+      }
+    }
+    dirtyVariables.removeAll(keepingCapacity: true)
+  }
+
+  // MARK: - Whole-system operations
+
+  public mutating func solveFromScratch() throws(SolverError) {
+    let constraints = records.indices.compactMap { index in
+      records[index].map { (ConstraintID(index), $0.constraint) }
+    }
+    let edits = self.edits.indices.compactMap { index in
+      self.edits[index].map { (Variable(index), $0) }
+    }
+    let reported = reportedValue
+    let saved = self
+    reset()
+    do {
+      beginBatch()
+      defer { endBatch() }
+      for (id, constraint) in constraints { try add(id, constraint) }
+      for (variable, edit) in edits {
+        try addEditVariable(variable, priority: edit.priority)
+        try suggestValue(variable, edit.value)
+      }
+    } catch {
+      self = saved
+      throw error
+    }
+    // Keep reporting changes against what the client last saw.
+    for index in reported.indices where index < reportedValue.count {
+      reportedValue[index] = reported[index]
+      if !isValueDirty[index] {
+        isValueDirty[index] = true
+        dirtyVariables.append(Int32(index))
+      }
+    }
+  }
+
+  public mutating func reset() {
+    var empty = tableau
+    empty.removeAll()
+    self = Solver(tableau: empty)
+  }
+
+  // MARK: - Reports
+
+  public var statistics: SolverStatistics {
+    var maximumRowCells = 0
+    var rows = 0
+    for row in rowSubject.indices where rowSubject[row] != RowRole.released {
+      rows += 1
+      maximumRowCells = max(maximumRowCells, tableau.cellCount(of: Int32(row)))
+    }
+    return SolverStatistics(
+      constraints: constraintCount, variables: liveVariables, symbols: liveSymbols, rows: rows,
+      cells: tableau.totalCells, maximumRowCells: maximumRowCells,
+      priorityLevels: levelRows.count, pivots: pivotCount)
+  }
+
+  /// The tableau written out in a canonical order (rows by subject, cells by symbol), for tests
+  /// that check an operation left the solver unchanged and for debugging.
+  public var tableauDescription: String {
+    var lines: [String] = []
+    for row in rowSubject.indices where rowSubject[row] != RowRole.released {
+      var cells: [(Int32, Double)] = []
+      tableau.forEachCell(of: Int32(row)) { cells.append(($0, $1)) }
+      cells.sort { $0.0 < $1.0 }
+      let subject = rowSubject[row]
+      let name: String
+      switch subject {
+      case RowRole.objective: name = "objective@\(rowPriority[row])"
+      case RowRole.artificial: name = "artificial"
+      case RowRole.none: name = "unassigned"
+      default: name = symbolName(subject)
+      }
+      let terms = cells.map { " + \($0.1)*\(symbolName($0.0))" }.joined()
+      lines.append("\(name) = \(tableau.constant(of: Int32(row)))\(terms)")
+    }
+    return lines.sorted().joined(separator: "\n")
+  }
+
+  private func symbolName(_ symbol: Int32) -> String {
+    let prefix: String
+    switch symbolKind[Int(symbol)] {
+    case .external: return "v\(symbolVariable[Int(symbol)])"
+    case .slack: prefix = "s"
+    case .error: prefix = "e"
+    case .dummy: prefix = "d"
+    case .free: prefix = "free"
+    }
+    return "\(prefix)\(symbol)"
+  }
+}
+
+/// The optimized solver: Cassowary on ``SparseTableau``, with a column index and flat storage.
+public typealias SparseSolver = Solver<SparseTableau>
+
+/// The baseline solver: the same algorithm on ``DenseTableau``, a dense rows × columns matrix.
+public typealias DenseSolver = Solver<DenseTableau>
+
+extension Solver where Tableau == SparseTableau {
+  /// An empty sparse solver.
+  public init() { self.init(tableau: SparseTableau()) }
+}
+
+extension Solver where Tableau == DenseTableau {
+  /// An empty dense solver that refuses to grow its matrix past `memoryBudget` bytes.
+  public init(memoryBudget: Int = DenseTableau.defaultMemoryBudget) {
+    self.init(tableau: DenseTableau(memoryBudget: memoryBudget))
+  }
+}

@@ -1,0 +1,438 @@
+import HeapModule
+
+/// An incremental Cassowary solver with Auto Layout's lexicographic priorities, generic over where
+/// it keeps its tableau.
+///
+/// Use ``SparseSolver`` (the optimized solver) or ``DenseSolver`` (the baseline). Both run the same
+/// algorithm with the same deterministic choices (Bland's rule: the lowest symbol id among equals),
+/// so they make the same pivots and give the same answers; only the cost differs.
+///
+/// Objective: every distinct optional priority is a level with its own objective row. A symbol's
+/// reduced cost is the vector of its coefficients in those rows, compared from the highest
+/// priority down, so an error at a higher priority always outweighs any error at lower ones.
+public struct Solver<Tableau: TableauStorage>: LayoutSolver {
+  var tableau: Tableau
+
+  // Symbols, indexed by symbol id.
+  var symbolKind: [SymbolKind] = []
+  var basicRow: [Int32] = []
+  var symbolOwner: [Int32] = []  // the constraint whose marker it is, or -1
+  var symbolVariable: [Int32] = []  // the variable of an external symbol, or -1
+  var isCandidate: [Bool] = []
+  var freeSymbols: [Int32] = []
+  var liveSymbols = 0
+
+  // Rows, indexed by row id.
+  var rowSubject: [Int32] = []
+  var rowPriority: [Float] = []
+
+  // Variables, indexed by variable id.
+  var variableSymbol: [Int32] = []
+  var variableUses: [Int32] = []
+  var reportedValue: [Double] = []
+  var isValueDirty: [Bool] = []
+  var dirtyVariables: [Int32] = []
+  var edits: [EditRecord?] = []
+  var liveVariables = 0
+
+  // Constraints, indexed by constraint id.
+  var records: [ConstraintRecord?] = []
+  var constraintCount = 0
+
+  // The objective: one row per optional priority level.
+  var levelRows: [Float: Int32] = [:]
+  var levelUses: [Float: Int] = [:]
+  var candidates = Heap<Int32>()
+  var infeasible: [Int32] = []
+
+  var batchDepth = 0
+  var needsOptimize = false
+  var pivotCount = 0
+  var journal = Journal()
+
+  // Scratch buffers, kept to avoid allocating per operation.
+  var changedRows: [Int32] = []
+  var scratchCells: [Cell] = []
+  var scratchCosts: [LevelCost] = []
+  var bestCosts: [LevelCost] = []
+
+  /// A solver keeping its tableau in `tableau`.
+  public init(tableau: Tableau) {
+    self.tableau = tableau
+  }
+
+  // MARK: - Constraints
+
+  public func contains(_ id: ConstraintID) -> Bool {
+    Int(id.rawValue) < records.count && records[Int(id.rawValue)] != nil
+  }
+
+  public func constraint(_ id: ConstraintID) -> Constraint? {
+    Int(id.rawValue) < records.count ? records[Int(id.rawValue)]?.constraint : nil
+  }
+
+  public mutating func add(_ id: ConstraintID, _ constraint: Constraint) throws(SolverError) {
+    try validate(constraint)
+    if let existing = self.constraint(id) { throw .duplicateConstraint(id, existing) }
+    try reserve(for: constraint.expression)
+    beginTransaction()
+    let tag: Tag
+    do {
+      tag = try addRow(for: constraint, owner: id.rawValue)
+    } catch {
+      rollback()
+      throw error.named(id, constraint, in: self)
+    }
+    commit()
+    while records.count <= Int(id.rawValue) { records.append(nil) }
+    records[Int(id.rawValue)] = ConstraintRecord(constraint: constraint, tag: tag)
+    constraintCount += 1
+    retainLevel(tag.priority)
+    retainVariables(of: constraint.expression)
+    optimizeUnlessBatching()
+  }
+
+  public mutating func remove(_ id: ConstraintID) throws(SolverError) {
+    guard let record = Int(id.rawValue) < records.count ? records[Int(id.rawValue)] : nil else {
+      throw .unknownConstraint(id)
+    }
+    flushIfBatching()
+    removeRow(record.tag)
+    releaseLevel(record.tag.priority)
+    records[Int(id.rawValue)] = nil
+    constraintCount -= 1
+    releaseVariables(of: record.constraint.expression)
+    optimizeUnlessBatching()
+  }
+
+  func validate(_ constraint: Constraint) throws(SolverError) {
+    guard constraint.priority.isValid else { throw .invalidPriority(constraint.priority) }
+    guard constraint.expression.isFinite else {
+      throw .nonFinite("a coefficient or constant of \(constraint)")
+    }
+  }
+
+  /// Makes room for a constraint over `expression`: a row, a level row and an artificial row,
+  /// and a symbol per term plus four helpers.
+  mutating func reserve(for expression: Expression) throws(SolverError) {
+    var maximumVariable: Int32 = -1
+    for term in expression.terms { maximumVariable = max(maximumVariable, term.variable.id) }
+    let symbols = liveSymbols + freeSymbols.count + expression.terms.count + 4
+    try tableau.reserve(rows: rowSubject.count + 3, symbols: symbols)
+    self.growVariables(to: Int(maximumVariable) + 1)
+  }
+
+  // MARK: - Batches
+
+  public mutating func beginBatch() { batchDepth += 1 }
+
+  public mutating func endBatch() {
+    precondition(batchDepth > 0, "endBatch() without beginBatch()")
+    batchDepth -= 1
+    if batchDepth == 0 { flushIfBatching() }
+  }
+
+  mutating func optimizeUnlessBatching() {
+    if batchDepth > 0 { needsOptimize = true } else { optimize() }
+  }
+
+  mutating func flushIfBatching() {
+    if needsOptimize {
+      needsOptimize = false
+      optimize()
+    }
+  }
+
+  // MARK: - Symbols and variables
+
+  mutating func makeSymbol(_ kind: SymbolKind, owner: Int32 = -1) -> Int32 {
+    let symbol: Int32
+    if let reused = freeSymbols.popLast() {
+      symbol = reused
+    } else {
+      symbol = Int32(symbolKind.count)
+      symbolKind.append(.free)
+      basicRow.append(RowRole.none)
+      symbolOwner.append(-1)
+      symbolVariable.append(-1)
+      isCandidate.append(false)
+    }
+    symbolKind[Int(symbol)] = kind
+    symbolOwner[Int(symbol)] = owner
+    liveSymbols += 1
+    if journal.isActive { journal.createdSymbols.append(symbol) }
+    return symbol
+  }
+
+  /// Retires `symbol`, which must hold no cells; inside a transaction, at its commit.
+  mutating func releaseSymbol(_ symbol: Int32) {
+    if journal.isActive {
+      journal.pendingSymbols.append(symbol)
+      return
+    }
+    let variable = symbolVariable[Int(symbol)]
+    if variable >= 0 {
+      variableSymbol[Int(variable)] = RowRole.none
+      symbolVariable[Int(symbol)] = -1
+      liveVariables -= 1
+    }
+    tableau.releaseSymbol(symbol)
+    symbolKind[Int(symbol)] = .free
+    symbolOwner[Int(symbol)] = -1
+    basicRow[Int(symbol)] = RowRole.none
+    freeSymbols.append(symbol)
+    liveSymbols -= 1
+    if liveSymbols == 0 { releaseSymbolTables() }
+  }
+
+  /// Frees the symbol tables once nothing is left, so memory returns to where it started.
+  private mutating func releaseSymbolTables() {
+    symbolKind = []
+    basicRow = []
+    symbolOwner = []
+    symbolVariable = []
+    isCandidate = []
+    freeSymbols = []
+    candidates = Heap()
+    tableau.removeAll()
+    rowSubject = []
+    rowPriority = []
+  }
+
+  mutating func growVariables(to count: Int) {
+    guard variableSymbol.count < count else { return }
+    let extra = count - variableSymbol.count
+    variableSymbol.append(contentsOf: repeatElement(RowRole.none, count: extra))
+    variableUses.append(contentsOf: repeatElement(0, count: extra))
+    reportedValue.append(contentsOf: repeatElement(0, count: extra))
+    isValueDirty.append(contentsOf: repeatElement(false, count: extra))
+    edits.append(contentsOf: repeatElement(nil, count: extra))
+  }
+
+  /// The symbol of `variable`, made when the variable is new.
+  mutating func symbol(for variable: Variable) -> Int32 {
+    let existing = variableSymbol[Int(variable.id)]
+    if existing >= 0 { return existing }
+    let symbol = makeSymbol(.external)
+    variableSymbol[Int(variable.id)] = symbol
+    symbolVariable[Int(symbol)] = variable.id
+    liveVariables += 1
+    markValueDirty(symbol: symbol)
+    return symbol
+  }
+
+  mutating func retainVariables(of expression: Expression) {
+    for term in expression.terms { variableUses[Int(term.variable.id)] += 1 }
+  }
+
+  mutating func releaseVariables(of expression: Expression) {
+    for term in expression.terms {
+      variableUses[Int(term.variable.id)] -= 1
+      if variableUses[Int(term.variable.id)] == 0 { retire(term.variable) }
+    }
+  }
+
+  /// Drops the symbol of a variable no constraint mentions any more. Exactly, such a symbol holds
+  /// no cells; rounding may leave tiny ones, which are removed.
+  mutating func retire(_ variable: Variable) {
+    let symbol = variableSymbol[Int(variable.id)]
+    guard symbol >= 0, edits[Int(variable.id)] == nil else { return }
+    markValueDirty(symbol: symbol)
+    purge(symbol)
+    releaseSymbol(symbol)
+  }
+
+  /// Removes every trace of `symbol` from the tableau: its row, if basic, and its cells.
+  mutating func purge(_ symbol: Int32) {
+    let row = basicRow[Int(symbol)]
+    if row >= 0 { dropRow(row) }
+    collectRows(containing: symbol)
+    for row in changedRows {
+      save(row)
+      tableau.removeCell(for: symbol, from: row)
+    }
+  }
+
+  mutating func markValueDirty(symbol: Int32) {
+    let variable = symbolVariable[Int(symbol)]
+    if variable >= 0, !isValueDirty[Int(variable)] {
+      isValueDirty[Int(variable)] = true
+      dirtyVariables.append(variable)
+    }
+  }
+
+  /// Marks every symbol of `row` as a possible entering symbol.
+  mutating func markCandidates(inRow row: Int32) {
+    collectCells(of: row)
+    for index in scratchCells.indices { markCandidate(scratchCells[index].symbol) }
+  }
+
+  /// Fills `changedRows` with the rows holding `symbol`.
+  mutating func collectRows(containing symbol: Int32) {
+    changedRows.removeAll(keepingCapacity: true)
+    var rows = changedRows
+    changedRows = []
+    tableau.forEachRow(containing: symbol) { row, _ in rows.append(row) }
+    changedRows = rows
+  }
+
+  /// Fills `scratchCells` with the cells of `row`.
+  mutating func collectCells(of row: Int32) {
+    var cells = scratchCells
+    scratchCells = []
+    cells.removeAll(keepingCapacity: true)
+    tableau.forEachCell(of: row) { symbol, coefficient in
+      cells.append(Cell(symbol: symbol, coefficient: coefficient))
+    }
+    scratchCells = cells
+  }
+
+  mutating func markCandidate(_ symbol: Int32) {
+    if !isCandidate[Int(symbol)] {
+      isCandidate[Int(symbol)] = true
+      candidates.insert(symbol)
+    }
+  }
+
+  // MARK: - Rows
+
+  mutating func makeRow(subject: Int32, priority: Float = 0) -> Int32 {
+    let row = tableau.makeRow()
+    while rowSubject.count <= Int(row) {
+      rowSubject.append(RowRole.released)
+      rowPriority.append(0)
+    }
+    rowSubject[Int(row)] = subject
+    rowPriority[Int(row)] = priority
+    if journal.isActive { journal.createdRows.append(row) }
+    return row
+  }
+
+  /// Removes `row` from the tableau; its storage is returned at once, or at the commit of the
+  /// current transaction.
+  mutating func dropRow(_ row: Int32) {
+    save(row)
+    let subject = rowSubject[Int(row)]
+    if subject >= 0 {
+      basicRow[Int(subject)] = RowRole.none
+      markValueDirty(symbol: subject)
+    }
+    tableau.clearRow(row)
+    rowSubject[Int(row)] = RowRole.released
+    if journal.isActive {
+      journal.pendingRows.append(row)
+    } else {
+      tableau.releaseRow(row)
+    }
+  }
+
+  /// Rewrites `row` (`0 = constant + Σ cells`) as `subject = constant' + Σ cells'`.
+  mutating func solve(_ row: Int32, for subject: Int32) {
+    let coefficient = tableau.coefficient(of: subject, in: row)
+    tableau.removeCell(for: subject, from: row)
+    tableau.scale(row: row, by: -1 / coefficient)
+  }
+
+  /// Makes `subject` basic in `row` and substitutes the row wherever the subject appears.
+  mutating func install(_ row: Int32, subject: Int32) {
+    rowSubject[Int(row)] = subject
+    basicRow[Int(subject)] = row
+    markValueDirty(symbol: subject)
+    substitute(subject, with: row)
+  }
+
+  /// Replaces `symbol` by `row`'s expression in every other row, objective rows included.
+  mutating func substitute(_ symbol: Int32, with row: Int32) {
+    if journal.isActive {
+      collectRows(containing: symbol)
+      for changed in changedRows { save(changed) }
+    }
+    changedRows.removeAll(keepingCapacity: true)
+    tableau.substitute(symbol, with: row, changed: &changedRows)
+    var objectiveChanged = false
+    for changed in changedRows {
+      let subject = rowSubject[Int(changed)]
+      if subject >= 0 {
+        noteConstantChanged(row: changed, subject: subject)
+      } else if subject == RowRole.objective {
+        objectiveChanged = true
+      }
+    }
+    if objectiveChanged { markCandidates(inRow: row) }
+  }
+
+  /// Records what follows from a change to the constant of `row`, whose subject is `subject`.
+  @inline(__always)
+  mutating func noteConstantChanged(row: Int32, subject: Int32) {
+    switch symbolKind[Int(subject)] {
+    case .external:
+      markValueDirty(symbol: subject)
+    case .slack, .error, .dummy:
+      if tableau.constant(of: row) < -valueTolerance { infeasible.append(subject) }
+    case .free:
+      break
+    }
+  }
+}
+
+/// What a constraint added to the tableau: its marker symbol and, for an optional constraint or
+/// an inequality, the other error or slack symbol.
+struct Tag {
+  /// The slack of an inequality, the dummy of a required equality, or the positive error.
+  var marker: Int32
+  /// The error of an optional inequality or the negative error of an optional equality, or -1.
+  var other: Int32
+  /// The marker's coefficient in the constraint's own equation (`0 = expression + μ·marker …`).
+  var markerCoefficient: Double
+  /// The priority level of the errors, or 0 for a required constraint.
+  var priority: Float
+
+  /// The marker and the other symbol, without allocating.
+  var symbols: TwoSymbols { TwoSymbols(first: marker, second: other) }
+}
+
+/// Two symbols to iterate over without an array.
+struct TwoSymbols: Sequence, IteratorProtocol {
+  var first: Int32
+  var second: Int32
+  var index = 0
+
+  init(first: Int32, second: Int32) {
+    self.first = first
+    self.second = second
+  }
+
+  mutating func next() -> Int32? {
+    index += 1
+    return index == 1 ? first : index == 2 ? second : nil
+  }
+}
+
+struct ConstraintRecord {
+  var constraint: Constraint
+  var tag: Tag
+}
+
+struct EditRecord {
+  var tag: Tag
+  var value: Double
+  var priority: Priority
+}
+
+/// One level of a symbol's reduced-cost vector.
+struct LevelCost {
+  var priority: Float
+  var value: Double
+}
+
+extension SolverError {
+  /// The error with the failed constraint's id filled in.
+  func named<T>(_ id: ConstraintID, _ constraint: Constraint, in solver: Solver<T>) -> SolverError {
+    if case .unsatisfiable(_, _, let conflicts) = self {
+      var others = conflicts
+      others[id] = nil
+      return .unsatisfiable(id, constraint, conflicts: others)
+    }
+    return self
+  }
+}

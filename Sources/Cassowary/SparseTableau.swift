@@ -1,0 +1,255 @@
+/// The optimized tableau storage: flat cell pools with a column index.
+///
+/// Each row's cells live in a segment of one shared pool and each symbol's column (the rows that
+/// hold it) in a segment of another; a cell knows its place in its column and a column entry its
+/// place in its row, so finding, adding and removing a cell are O(1), and a substitution costs
+/// O(cells touched) rather than O(all rows). Nothing is a heap object of its own.
+public struct SparseTableau: TableauStorage {
+  struct RowCell {
+    var symbol: Int32
+    var columnSlot: Int32  // index of this cell's entry within its column
+    var coefficient: Double
+  }
+
+  struct ColumnEntry {
+    var row: Int32
+    var cellSlot: Int32  // index of the cell within its row
+  }
+
+  private var cells = SegmentPool(filler: RowCell(symbol: -1, columnSlot: -1, coefficient: 0))
+  private var entries = SegmentPool(filler: ColumnEntry(row: -1, cellSlot: -1))
+  private var rows: [Segment] = []
+  private var constants: [Double] = []
+  private var columns: [Segment] = []
+  private var freeRows: [Int32] = []
+  private var liveRows = 0
+  /// Scatter workspace: the index of each symbol's cell in the row being updated, or -1.
+  private var position: [Int32] = []
+  private var cancelled: [Int32] = []
+  private var cellTotal = 0
+
+  /// An empty tableau.
+  public init() {}
+
+  public mutating func reserve(rows _: Int, symbols: Int) throws(SolverError) {
+    if columns.count < symbols {
+      let grown = max(symbols, columns.count * 2)
+      columns.append(contentsOf: repeatElement(.empty, count: grown - columns.count))
+      position.append(contentsOf: repeatElement(-1, count: grown - position.count))
+    }
+  }
+
+  public mutating func makeRow() -> Int32 {
+    liveRows += 1
+    if let row = freeRows.popLast() {
+      constants[Int(row)] = 0
+      return row
+    }
+    rows.append(.empty)
+    constants.append(0)
+    return Int32(rows.count - 1)
+  }
+
+  public mutating func releaseRow(_ row: Int32) {
+    clearRow(row)
+    cells.release(&rows[Int(row)])
+    freeRows.append(row)
+    liveRows -= 1
+    if liveRows == 0 { removeAll() }
+  }
+
+  public mutating func clearRow(_ row: Int32) {
+    while rows[Int(row)].count > 0 { removeCell(at: rows[Int(row)].count - 1, of: row) }
+    constants[Int(row)] = 0
+  }
+
+  public func constant(of row: Int32) -> Double { constants[Int(row)] }
+
+  public mutating func setConstant(_ value: Double, of row: Int32) {
+    constants[Int(row)] = value
+  }
+
+  public func coefficient(of symbol: Int32, in row: Int32) -> Double {
+    let slot = cellSlot(of: symbol, in: row)
+    return slot < 0 ? 0 : cells[rows[Int(row)].start + slot].coefficient
+  }
+
+  public mutating func add(_ coefficient: Double, for symbol: Int32, to row: Int32) {
+    let slot = cellSlot(of: symbol, in: row)
+    if slot < 0 {
+      if coefficient != 0 { appendCell(symbol, coefficient, to: row) }
+      return
+    }
+    let index = rows[Int(row)].start + slot
+    let old = cells[index].coefficient
+    let sum = old + coefficient
+    if isNearZero(sum, relativeTo: max(abs(old), abs(coefficient))) {
+      removeCell(at: slot, of: row)
+    } else {
+      cells[index].coefficient = sum
+    }
+  }
+
+  public mutating func removeCell(for symbol: Int32, from row: Int32) {
+    let slot = cellSlot(of: symbol, in: row)
+    if slot >= 0 { removeCell(at: slot, of: row) }
+  }
+
+  public mutating func add(row source: Int32, times factor: Double, to target: Int32) {
+    constants[Int(target)] += factor * constants[Int(source)]
+    // Scatter the target's cells, then merge the source's in.
+    var segment = rows[Int(target)]
+    for slot in 0..<segment.count {
+      position[Int(cells[segment.start + slot].symbol)] = slot
+    }
+    let sourceSegment = rows[Int(source)]
+    for sourceSlot in 0..<sourceSegment.count {
+      let cell = cells[sourceSegment.start + sourceSlot]
+      let delta = factor * cell.coefficient
+      let slot = position[Int(cell.symbol)]
+      if slot >= 0 {
+        let index = segment.start + slot
+        let old = cells[index].coefficient
+        let sum = old + delta
+        if isNearZero(sum, relativeTo: max(abs(old), abs(delta))) {
+          cells[index].coefficient = 0
+          cancelled.append(slot)
+        } else {
+          cells[index].coefficient = sum
+        }
+      } else if delta != 0 {
+        appendCell(cell.symbol, delta, to: target)
+        segment = rows[Int(target)]
+        position[Int(cell.symbol)] = segment.count - 1
+      }
+    }
+    for slot in 0..<segment.count {
+      position[Int(cells[segment.start + slot].symbol)] = -1
+    }
+    if !cancelled.isEmpty {
+      // Highest slot first: a swap-remove only moves cells from above the removed slot.
+      cancelled.sort(by: >)
+      for slot in cancelled { removeCell(at: slot, of: target) }
+      cancelled.removeAll(keepingCapacity: true)
+    }
+  }
+
+  public mutating func scale(row: Int32, by factor: Double) {
+    constants[Int(row)] *= factor
+    let segment = rows[Int(row)]
+    for slot in 0..<segment.count { cells[segment.start + slot].coefficient *= factor }
+  }
+
+  public mutating func substitute(_ symbol: Int32, with source: Int32, changed: inout [Int32]) {
+    var column = columns[Int(symbol)]
+    var skipped: Int32 = 0
+    while column.count > skipped {
+      let entry = entries[column.start + column.count - 1 - skipped]
+      if entry.row == source {
+        skipped += 1
+        continue
+      }
+      let coefficient = cells[rows[Int(entry.row)].start + entry.cellSlot].coefficient
+      removeCell(at: entry.cellSlot, of: entry.row)
+      add(row: source, times: coefficient, to: entry.row)
+      changed.append(entry.row)
+      column = columns[Int(symbol)]
+    }
+  }
+
+  public func cellCount(of row: Int32) -> Int { Int(rows[Int(row)].count) }
+
+  @inline(__always)
+  public func forEachCell(of row: Int32, _ body: (Int32, Double) -> Void) {
+    let segment = rows[Int(row)]
+    for slot in 0..<segment.count {
+      let cell = cells[segment.start + slot]
+      body(cell.symbol, cell.coefficient)
+    }
+  }
+
+  @inline(__always)
+  public func forEachRow(containing symbol: Int32, _ body: (Int32, Double) -> Void) {
+    guard Int(symbol) < columns.count else { return }
+    let column = columns[Int(symbol)]
+    for slot in 0..<column.count {
+      let entry = entries[column.start + slot]
+      body(entry.row, cells[rows[Int(entry.row)].start + entry.cellSlot].coefficient)
+    }
+  }
+
+  public func rowCount(containing symbol: Int32) -> Int {
+    Int(symbol) < columns.count ? Int(columns[Int(symbol)].count) : 0
+  }
+
+  public mutating func releaseSymbol(_ symbol: Int32) {
+    guard Int(symbol) < columns.count else { return }
+    precondition(columns[Int(symbol)].count == 0, "a retired symbol still has cells")
+    entries.release(&columns[Int(symbol)])
+  }
+
+  public var totalCells: Int { cellTotal }
+
+  public mutating func removeAll() {
+    self = SparseTableau()
+  }
+
+  /// Bytes held by the tableau's arrays.
+  var bytes: Int {
+    cells.bytes + entries.bytes + rows.capacity * MemoryLayout<Segment>.stride
+      + constants.capacity * 8 + columns.capacity * MemoryLayout<Segment>.stride
+      + position.capacity * 4
+  }
+
+  // MARK: - Cells
+
+  /// The slot of `symbol`'s cell in `row`, or -1; scans the shorter of the row and the column.
+  private func cellSlot(of symbol: Int32, in row: Int32) -> Int32 {
+    let segment = rows[Int(row)]
+    let column = Int(symbol) < columns.count ? columns[Int(symbol)] : .empty
+    if column.count < segment.count {
+      for slot in 0..<column.count {
+        let entry = entries[column.start + slot]
+        if entry.row == row { return entry.cellSlot }
+      }
+    } else {
+      for slot in 0..<segment.count where cells[segment.start + slot].symbol == symbol {
+        return slot
+      }
+    }
+    return -1
+  }
+
+  private mutating func appendCell(_ symbol: Int32, _ coefficient: Double, to row: Int32) {
+    cells.reserveOneMore(&rows[Int(row)])
+    entries.reserveOneMore(&columns[Int(symbol)])
+    let cellSlot = rows[Int(row)].count
+    let columnSlot = columns[Int(symbol)].count
+    cells[rows[Int(row)].start + cellSlot] = RowCell(
+      symbol: symbol, columnSlot: columnSlot, coefficient: coefficient)
+    entries[columns[Int(symbol)].start + columnSlot] = ColumnEntry(row: row, cellSlot: cellSlot)
+    rows[Int(row)].count += 1
+    columns[Int(symbol)].count += 1
+    cellTotal += 1
+  }
+
+  private mutating func removeCell(at slot: Int32, of row: Int32) {
+    let segment = rows[Int(row)]
+    let cell = cells[segment.start + slot]
+    // Swap-remove the column entry, re-pointing the cell of the entry that moves.
+    let column = columns[Int(cell.symbol)]
+    let lastEntry = entries[column.start + column.count - 1]
+    entries[column.start + cell.columnSlot] = lastEntry
+    cells[rows[Int(lastEntry.row)].start + lastEntry.cellSlot].columnSlot = cell.columnSlot
+    columns[Int(cell.symbol)].count -= 1
+    // Swap-remove the row cell, re-pointing the column entry of the cell that moves.
+    let lastSlot = segment.count - 1
+    if slot != lastSlot {
+      let lastCell = cells[segment.start + lastSlot]
+      cells[segment.start + slot] = lastCell
+      entries[columns[Int(lastCell.symbol)].start + lastCell.columnSlot].cellSlot = slot
+    }
+    rows[Int(row)].count -= 1
+    cellTotal -= 1
+  }
+}

@@ -1,0 +1,50 @@
+/// Where a solver keeps its tableau: rows of `constant + Σ coefficient × symbol`.
+///
+/// The Cassowary algorithm in ``Solver`` is written once against this protocol; the storages
+/// differ in how a row's cells and a symbol's rows are found. ``SparseTableau`` keeps flat cell
+/// pools with a column index, so a pivot costs O(cells touched); ``DenseTableau`` keeps a matrix
+/// of rows × columns, the textbook baseline.
+public protocol TableauStorage {
+  /// Makes room for `rows` rows and `symbols` symbols, or throws when it cannot.
+  mutating func reserve(rows: Int, symbols: Int) throws(SolverError)
+  /// A new, empty row with constant 0.
+  mutating func makeRow() -> Int32
+  /// Returns an empty or unwanted row to the free pool.
+  mutating func releaseRow(_ row: Int32)
+  /// Removes every cell of `row` and sets its constant to 0.
+  mutating func clearRow(_ row: Int32)
+
+  /// The constant of `row`.
+  func constant(of row: Int32) -> Double
+  /// Sets the constant of `row`.
+  mutating func setConstant(_ value: Double, of row: Int32)
+  /// The coefficient of `symbol` in `row` (0 when absent).
+  func coefficient(of symbol: Int32, in row: Int32) -> Double
+  /// Adds `coefficient` to the cell of `symbol` in `row`; a cell that cancels is removed.
+  mutating func add(_ coefficient: Double, for symbol: Int32, to row: Int32)
+  /// Removes the cell of `symbol` from `row`, if any.
+  mutating func removeCell(for symbol: Int32, from row: Int32)
+  /// `target += factor × source`, constants included; cells that cancel are removed.
+  mutating func add(row source: Int32, times factor: Double, to target: Int32)
+  /// Multiplies every cell and the constant of `row` by `factor`.
+  mutating func scale(row: Int32, by factor: Double)
+  /// For every row but `source` that holds `symbol`: removes that cell and adds the cell's
+  /// coefficient times `source`. Appends each changed row to `changed`.
+  mutating func substitute(_ symbol: Int32, with source: Int32, changed: inout [Int32])
+
+  /// The number of cells in `row`.
+  func cellCount(of row: Int32) -> Int
+  /// Calls `body` with each cell of `row`.
+  func forEachCell(of row: Int32, _ body: (Int32, Double) -> Void)
+  /// Calls `body` with each row holding `symbol`, and the symbol's coefficient there.
+  func forEachRow(containing symbol: Int32, _ body: (Int32, Double) -> Void)
+  /// The number of rows holding `symbol` (its column length).
+  func rowCount(containing symbol: Int32) -> Int
+  /// Called when `symbol` is retired; it holds no cells by then.
+  mutating func releaseSymbol(_ symbol: Int32)
+
+  /// The non-zero cells in all rows.
+  var totalCells: Int { get }
+  /// Returns storage to its empty state, releasing memory.
+  mutating func removeAll()
+}

@@ -1,0 +1,49 @@
+import Cassowary
+import Testing
+
+/// Auto Layout's priorities are strictly ordered levels, not weights.
+@Suite struct LexicographicPriorityTests {
+  /// 1,001 constraints at 250 pulling x to 10 lose to one at 251 pulling it to 0. A weighted
+  /// objective (kiwi, GTK: 1,001 × 250 > 251) would put x at 10.
+  @Test(arguments: SolverKind.allCases)
+  func anyErrorAtAHigherLevelOutweighsAnyAmountBelow(kind: SolverKind) throws {
+    var solver = kind.make()
+    let x = Variable(0)
+    try solver.add(ConstraintID(0), (x == 0).at(251))
+    for index in 1...1001 {
+      try solver.add(ConstraintID(index), (x == 10).at(250))
+    }
+    #expect(solver.value(of: x) == 0)
+
+    // Lower the 251 to 249 and the 250s win; raise it back and it wins again.
+    try solver.setPriority(ConstraintID(0), 249)
+    #expect(solver.value(of: x) == 10)
+    try solver.setPriority(ConstraintID(0), 251)
+    #expect(solver.value(of: x) == 0)
+  }
+
+  /// Within one level, errors add up (L1): three pulls to 10 beat two pulls to 0.
+  @Test(arguments: SolverKind.allCases)
+  func errorsWithinALevelAddUp(kind: SolverKind) throws {
+    var solver = kind.make()
+    let x = Variable(0)
+    for index in 0..<3 { try solver.add(ConstraintID(index), (x == 10).at(500)) }
+    for index in 3..<5 { try solver.add(ConstraintID(index), (x == 0).at(500)) }
+    #expect(solver.value(of: x) == 10)
+    try solver.remove(ConstraintID(0))
+    try solver.remove(ConstraintID(1))
+    #expect(solver.value(of: x) == 0)
+  }
+
+  /// UIKit's fractional levels (999.5 and 999.999 in stack views) are levels of their own.
+  @Test(arguments: SolverKind.allCases)
+  func fractionalPrioritiesAreDistinctLevels(kind: SolverKind) throws {
+    var solver = kind.make()
+    let x = Variable(0)
+    try solver.add(ConstraintID(0), (x == 1).at(999.5))
+    try solver.add(ConstraintID(1), (x == 2).at(999.999))
+    try solver.add(ConstraintID(2), (x == 3).at(999))
+    #expect(solver.value(of: x) == 2)
+    #expect(solver.statistics.priorityLevels == 3)
+  }
+}
