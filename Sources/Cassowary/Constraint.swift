@@ -42,7 +42,7 @@ public struct ConstraintID: Hashable, Comparable, Sendable, CustomStringConverti
 /// `Constraint(x + 8, .lessThanOrEqual, y, priority: 250)`.
 public struct Constraint: Hashable, Sendable {
   /// The left side minus the right side.
-  public var expression: Expression
+  public var expression: LinearExpression
   /// How the expression compares with zero.
   public var relation: Relation
   /// How strongly the constraint should hold.
@@ -52,7 +52,7 @@ public struct Constraint: Hashable, Sendable {
 
   /// The constraint `expression relation 0`.
   public init(
-    _ expression: Expression, _ relation: Relation, priority: Priority = .required,
+    _ expression: LinearExpression, _ relation: Relation, priority: Priority = .required,
     label: String? = nil
   ) {
     self.expression = expression
@@ -63,7 +63,7 @@ public struct Constraint: Hashable, Sendable {
 
   /// The constraint `lhs relation rhs`.
   public init(
-    _ lhs: Expression, _ relation: Relation, _ rhs: Expression, priority: Priority = .required,
+    _ lhs: LinearExpression, _ relation: Relation, _ rhs: LinearExpression, priority: Priority = .required,
     label: String? = nil
   ) {
     self.init(lhs - rhs, relation, priority: priority, label: label)
@@ -96,26 +96,26 @@ extension Constraint: CustomStringConvertible {
 }
 
 /// `lhs == rhs`, `lhs <= rhs` and `lhs >= rhs` make constraints; `@` is spelled `.at(_:)`.
-extension Expression {
-  public static func == (lhs: Expression, rhs: Expression) -> Constraint {
+extension LinearExpression {
+  public static func == (lhs: LinearExpression, rhs: LinearExpression) -> Constraint {
     Constraint(lhs, .equal, rhs)
   }
-  public static func <= (lhs: Expression, rhs: Expression) -> Constraint {
+  public static func <= (lhs: LinearExpression, rhs: LinearExpression) -> Constraint {
     Constraint(lhs, .lessThanOrEqual, rhs)
   }
-  public static func >= (lhs: Expression, rhs: Expression) -> Constraint {
+  public static func >= (lhs: LinearExpression, rhs: LinearExpression) -> Constraint {
     Constraint(lhs, .greaterThanOrEqual, rhs)
   }
 }
 
 extension Variable {
-  public static func == (lhs: Variable, rhs: Expression) -> Constraint {
-    Expression(lhs) == rhs
+  public static func == (lhs: Variable, rhs: LinearExpression) -> Constraint {
+    LinearExpression(lhs) == rhs
   }
-  public static func <= (lhs: Variable, rhs: Expression) -> Constraint {
-    Expression(lhs) <= rhs
+  public static func <= (lhs: Variable, rhs: LinearExpression) -> Constraint {
+    LinearExpression(lhs) <= rhs
   }
-  public static func >= (lhs: Variable, rhs: Expression) -> Constraint {
-    Expression(lhs) >= rhs
+  public static func >= (lhs: Variable, rhs: LinearExpression) -> Constraint {
+    LinearExpression(lhs) >= rhs
   }
 }

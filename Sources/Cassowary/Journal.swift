@@ -23,6 +23,7 @@ struct Journal {
   var pendingRows: [Int32] = []
   var pendingSymbols: [Int32] = []
   var createdLevels: [Float] = []
+  var pivotCount = 0
 
   mutating func begin(rowCount: Int) {
     precondition(!isActive, "transactions do not nest")
@@ -58,6 +59,7 @@ extension Solver {
   /// Starts a transaction: until ``commit()`` or ``rollback()``, changes are logged.
   mutating func beginTransaction() {
     journal.begin(rowCount: rowSubject.count)
+    journal.pivotCount = pivotCount
   }
 
   /// Copies `row` into the log the first time the transaction is about to change it.
@@ -112,6 +114,7 @@ extension Solver {
       }
     }
     infeasible.removeAll(keepingCapacity: true)
+    pivotCount = journal.pivotCount
     for priority in journal.createdLevels { levelRows[priority] = nil }
     let createdRows = journal.createdRows
     let createdSymbols = journal.createdSymbols

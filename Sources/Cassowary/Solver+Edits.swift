@@ -15,7 +15,7 @@ extension Solver {
     // The edit starts at the variable's current value, so adding it moves nothing.
     let value = self.value(of: variable)
     let constraint = Constraint(
-      Expression([Term(variable)], constant: -value), .equal, priority: priority)
+      LinearExpression([Term(variable)], constant: -value), .equal, priority: priority)
     try reserve(for: constraint.expression)
     beginTransaction()
     let tag: Tag
@@ -111,6 +111,7 @@ extension Solver {
       records[Int(id.rawValue)] = ConstraintRecord(constraint: changed, tag: tag)
     } else {
       // Required ↔ optional: rebuild the row, as iOS 13 and later do; undo on conflict.
+      try reserve(for: changed.expression)
       beginTransaction()
       let tag: Tag
       do {

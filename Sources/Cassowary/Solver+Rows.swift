@@ -203,17 +203,21 @@ extension Solver {
     }
   }
 
-  /// The row to pivot a non-basic marker into before its constraint's row is dropped: the
-  /// restricted row with the smallest ratio for a negative coefficient, else for a positive one,
-  /// else an unrestricted row; ties go to the lowest subject id.
+  /// The row to pivot a non-basic marker into before its constraint's row is dropped: a row of
+  /// a redundant required equality (its dummy subject is fixed at zero, so it blocks any move);
+  /// else the restricted row with the smallest ratio for a negative coefficient, else for a
+  /// positive one, else an unrestricted row. Ties go to the lowest subject id.
   func markerLeavingRow(_ marker: Int32) -> Int32? {
+    var fixed: (subject: Int32, row: Int32)? = nil
     var first: (ratio: Double, subject: Int32, row: Int32)? = nil
     var second: (ratio: Double, subject: Int32, row: Int32)? = nil
     var third: (subject: Int32, row: Int32)? = nil
     tableau.forEachRow(containing: marker) { row, coefficient in
       let subject = rowSubject[Int(row)]
       guard subject >= 0 else { return }
-      if symbolKind[Int(subject)] == .external {
+      if symbolKind[Int(subject)] == .dummy {
+        if fixed == nil || subject < fixed!.subject { fixed = (subject, row) }
+      } else if symbolKind[Int(subject)] == .external {
         if third == nil || subject < third!.subject { third = (subject, row) }
       } else if coefficient < 0 {
         let ratio = -tableau.constant(of: row) / coefficient
@@ -231,6 +235,6 @@ extension Solver {
         }
       }
     }
-    return first?.row ?? second?.row ?? third?.row
+    return fixed?.row ?? first?.row ?? second?.row ?? third?.row
   }
 }

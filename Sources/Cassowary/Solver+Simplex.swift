@@ -54,15 +54,21 @@ extension Solver {
   }
 
   /// The ratio test: the restricted row that first reaches zero as `entering` moves in
-  /// `direction`; ties go to the lowest subject id.
+  /// `direction`; ties go to the lowest subject id. A row whose subject is a dummy (a redundant
+  /// required equality) is fixed at zero and blocks a move in either direction.
   func leavingRow(for entering: Int32, direction: Double) -> Int32? {
     var best: (ratio: Double, subject: Int32, row: Int32)? = nil
     tableau.forEachRow(containing: entering) { row, coefficient in
       let subject = rowSubject[Int(row)]
       guard subject >= 0, symbolKind[Int(subject)] != .external else { return }
       let rate = coefficient * direction
-      guard rate < 0 else { return }
-      let ratio = -tableau.constant(of: row) / rate
+      let ratio: Double
+      if symbolKind[Int(subject)] == .dummy {
+        ratio = 0
+      } else {
+        guard rate < 0 else { return }
+        ratio = -tableau.constant(of: row) / rate
+      }
       if best == nil || ratio < best!.ratio || (ratio == best!.ratio && subject < best!.subject) {
         best = (ratio, subject, row)
       }

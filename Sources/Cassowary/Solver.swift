@@ -114,7 +114,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
 
   /// Makes room for a constraint over `expression`: a row, a level row and an artificial row,
   /// and a symbol per term plus four helpers.
-  mutating func reserve(for expression: Expression) throws(SolverError) {
+  mutating func reserve(for expression: LinearExpression) throws(SolverError) {
     var maximumVariable: Int32 = -1
     for term in expression.terms { maximumVariable = max(maximumVariable, term.variable.id) }
     let symbols = liveSymbols + freeSymbols.count + expression.terms.count + 4
@@ -221,11 +221,11 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     return symbol
   }
 
-  mutating func retainVariables(of expression: Expression) {
+  mutating func retainVariables(of expression: LinearExpression) {
     for term in expression.terms { variableUses[Int(term.variable.id)] += 1 }
   }
 
-  mutating func releaseVariables(of expression: Expression) {
+  mutating func releaseVariables(of expression: LinearExpression) {
     for term in expression.terms {
       variableUses[Int(term.variable.id)] -= 1
       if variableUses[Int(term.variable.id)] == 0 { retire(term.variable) }
@@ -304,7 +304,10 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     }
     rowSubject[Int(row)] = subject
     rowPriority[Int(row)] = priority
-    if journal.isActive { journal.createdRows.append(row) }
+    if journal.isActive {
+      journal.createdRows.append(row)
+      _ = journal.claim(row)  // a new row has nothing to restore
+    }
     return row
   }
 

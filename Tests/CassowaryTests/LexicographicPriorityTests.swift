@@ -47,3 +47,23 @@ import Testing
     #expect(solver.statistics.priorityLevels == 3)
   }
 }
+
+@Suite struct PriorityChangeTests {
+  /// Rebuilding a row for required ↔ optional makes new symbols before the old ones are freed;
+  /// the storage must make room for them (a sparse column index once overflowed here).
+  @Test(arguments: SolverKind.allCases)
+  func togglingRequiredAndOptionalRepeatedly(kind: SolverKind) throws {
+    var solver = kind.make()
+    let (x, y) = (Variable(0), Variable(1))
+    try solver.add(ConstraintID(0), x + y == 100)
+    try solver.add(ConstraintID(1), (x == 30).at(500))
+    try solver.add(ConstraintID(2), (x == 70).at(400))
+    for round in 0..<50 {
+      let required = round.isMultiple(of: 2)
+      try solver.setPriority(ConstraintID(2), required ? .required : 400)
+      #expect(solver.value(of: x) == (required ? 70 : 30))
+      #expect(solver.value(of: y) == (required ? 30 : 70))
+    }
+    #expect(solver.statistics.symbols < 20)
+  }
+}

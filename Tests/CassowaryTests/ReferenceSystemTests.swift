@@ -60,7 +60,7 @@ import Testing
       height == red.top + red.height + 20,  // Superview.bottom = 1.0 * Red.bottom + 20.0
     ]
     if alignBlueToRed {
-      vertical += [red.top == Expression(blue.top), red.top + red.height == blue.top + blue.height]
+      vertical += [red.top == LinearExpression(blue.top), red.top + red.height == blue.top + blue.height]
     } else {
       vertical += [blue.top == 20, height == blue.top + blue.height + 20]
     }
@@ -68,7 +68,7 @@ import Testing
       red.leading == 20,  // Red.leading = 1.0 * Superview.leading + 20.0
       blue.leading == red.leading + red.width + 8,  // Blue.leading = 1.0 * Red.trailing + 8.0
       width == blue.leading + blue.width + 20,  // Superview.trailing = Blue.trailing + 20.0
-      red.width == Expression(blue.width),  // Red.width = 1.0 * Blue.width + 0.0
+      red.width == LinearExpression(blue.width),  // Red.width = 1.0 * Blue.width + 0.0
     ]
     try solver.add(vertical + horizontal, ids: &b)
 

@@ -15,7 +15,7 @@ public struct Term: Hashable, Sendable {
 /// A linear expression: a sum of terms plus a constant.
 ///
 /// Terms are kept as written; a variable may appear more than once (the solver adds them up).
-public struct Expression: Hashable, Sendable {
+public struct LinearExpression: Hashable, Sendable {
   /// The terms, in the order they were written.
   public var terms: [Term]
   /// The constant part.
@@ -62,48 +62,48 @@ func formatNumber(_ value: Double) -> String {
   return String(value)
 }
 
-extension Expression: CustomStringConvertible {
+extension LinearExpression: CustomStringConvertible {
   public var description: String { description(naming: \.description) }
 }
 
-extension Expression: ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral {
+extension LinearExpression: ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral {
   public init(floatLiteral value: Double) { self.init(constant: value) }
   public init(integerLiteral value: Int) { self.init(constant: Double(value)) }
 }
 
 // MARK: - Arithmetic
 
-extension Expression {
-  public static func + (lhs: Expression, rhs: Expression) -> Expression {
-    Expression(lhs.terms + rhs.terms, constant: lhs.constant + rhs.constant)
+extension LinearExpression {
+  public static func + (lhs: LinearExpression, rhs: LinearExpression) -> LinearExpression {
+    LinearExpression(lhs.terms + rhs.terms, constant: lhs.constant + rhs.constant)
   }
 
-  public static func - (lhs: Expression, rhs: Expression) -> Expression { lhs + -rhs }
+  public static func - (lhs: LinearExpression, rhs: LinearExpression) -> LinearExpression { lhs + -rhs }
 
-  public static prefix func - (operand: Expression) -> Expression { operand * -1 }
+  public static prefix func - (operand: LinearExpression) -> LinearExpression { operand * -1 }
 
-  public static func * (lhs: Expression, rhs: Double) -> Expression {
-    Expression(
+  public static func * (lhs: LinearExpression, rhs: Double) -> LinearExpression {
+    LinearExpression(
       lhs.terms.map { Term($0.variable, $0.coefficient * rhs) }, constant: lhs.constant * rhs)
   }
 
-  public static func * (lhs: Double, rhs: Expression) -> Expression { rhs * lhs }
+  public static func * (lhs: Double, rhs: LinearExpression) -> LinearExpression { rhs * lhs }
 
-  public static func / (lhs: Expression, rhs: Double) -> Expression { lhs * (1 / rhs) }
+  public static func / (lhs: LinearExpression, rhs: Double) -> LinearExpression { lhs * (1 / rhs) }
 }
 
 extension Variable {
-  public static func + (lhs: Variable, rhs: Variable) -> Expression {
-    Expression(lhs) + Expression(rhs)
+  public static func + (lhs: Variable, rhs: Variable) -> LinearExpression {
+    LinearExpression(lhs) + LinearExpression(rhs)
   }
-  public static func - (lhs: Variable, rhs: Variable) -> Expression {
-    Expression(lhs) - Expression(rhs)
+  public static func - (lhs: Variable, rhs: Variable) -> LinearExpression {
+    LinearExpression(lhs) - LinearExpression(rhs)
   }
-  public static func * (lhs: Double, rhs: Variable) -> Expression { Expression([Term(rhs, lhs)]) }
-  public static func * (lhs: Variable, rhs: Double) -> Expression { Expression([Term(lhs, rhs)]) }
-  public static prefix func - (operand: Variable) -> Expression { Expression([Term(operand, -1)]) }
-  public static func + (lhs: Expression, rhs: Variable) -> Expression { lhs + Expression(rhs) }
-  public static func - (lhs: Expression, rhs: Variable) -> Expression { lhs - Expression(rhs) }
-  public static func + (lhs: Variable, rhs: Expression) -> Expression { Expression(lhs) + rhs }
-  public static func - (lhs: Variable, rhs: Expression) -> Expression { Expression(lhs) - rhs }
+  public static func * (lhs: Double, rhs: Variable) -> LinearExpression { LinearExpression([Term(rhs, lhs)]) }
+  public static func * (lhs: Variable, rhs: Double) -> LinearExpression { LinearExpression([Term(lhs, rhs)]) }
+  public static prefix func - (operand: Variable) -> LinearExpression { LinearExpression([Term(operand, -1)]) }
+  public static func + (lhs: LinearExpression, rhs: Variable) -> LinearExpression { lhs + LinearExpression(rhs) }
+  public static func - (lhs: LinearExpression, rhs: Variable) -> LinearExpression { lhs - LinearExpression(rhs) }
+  public static func + (lhs: Variable, rhs: LinearExpression) -> LinearExpression { LinearExpression(lhs) + rhs }
+  public static func - (lhs: Variable, rhs: LinearExpression) -> LinearExpression { LinearExpression(lhs) - rhs }
 }
