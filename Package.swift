@@ -24,6 +24,9 @@ let package = Package(
       dependencies: [.product(name: "HeapModule", package: "swift-collections")]
     ),
 
+    // Generated workloads: constraint systems and, later, view trees from the cookbook recipes.
+    .target(name: "Scenes", dependencies: ["Cassowary"]),
+
     // jemalloc, linked as the process allocator so the harness can read its statistics.
     .systemLibrary(
       name: "CJemalloc",
@@ -40,6 +43,7 @@ let package = Package(
       dependencies: [
         "Cassowary",
         "Harness",
+        "Scenes",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Benchmarks/bench"
@@ -52,6 +56,6 @@ let package = Package(
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),
-    .testTarget(name: "HarnessTests", dependencies: ["Harness"]),
+    .testTarget(name: "HarnessTests", dependencies: ["Harness", "Scenes", "Cassowary"]),
   ]
 )

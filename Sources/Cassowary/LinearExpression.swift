@@ -58,7 +58,7 @@ public struct LinearExpression: Hashable, Sendable {
 
 /// `8` rather than `8.0`, as the `.constraints` format and Auto Layout's descriptions write it.
 func formatNumber(_ value: Double) -> String {
-  if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+  if abs(value) < 1e15, Double(Int64(value)) == value { return String(Int64(value)) }
   return String(value)
 }
 

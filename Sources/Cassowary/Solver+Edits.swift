@@ -43,6 +43,7 @@ extension Solver {
     variableUses[Int(variable.id)] -= 1
     if variableUses[Int(variable.id)] == 0 { retire(variable) }
     optimizeUnlessBatching()
+    releaseStorageIfEmpty()
   }
 
   public mutating func suggestValue(_ variable: Variable, _ value: Double) throws(SolverError) {

@@ -103,6 +103,15 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     constraintCount -= 1
     releaseVariables(of: record.constraint.expression)
     optimizeUnlessBatching()
+    releaseStorageIfEmpty()
+  }
+
+  /// Once the last constraint and edit variable are gone, returns every table to its initial,
+  /// empty state, so memory comes back to where it started (kiwi never shrinks:
+  /// nucleic/kiwi#10, #154). Variables then read 0, and no change is reported for them.
+  mutating func releaseStorageIfEmpty() {
+    guard constraintCount == 0, liveSymbols == 0, batchDepth == 0 else { return }
+    reset()
   }
 
   func validate(_ constraint: Constraint) throws(SolverError) {
