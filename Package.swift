@@ -10,6 +10,7 @@ let package = Package(
   products: [
     .library(name: "Cassowary", targets: ["Cassowary"]),
     .library(name: "Harness", targets: ["Harness"]),
+    .library(name: "Scenes", targets: ["Scenes"]),
     .executable(name: "bench", targets: ["bench"]),
   ],
   dependencies: [

@@ -11,7 +11,8 @@ struct SolverProbe: ParsableCommand {
     commandName: "solver",
     abstract: "Measure the solvers alone on generated constraint systems.")
 
-  @Option(help: "System kinds: \(SolverSystem.Kind.allCases.map(\.rawValue).joined(separator: ", ")).")
+  @Option(
+    help: "System kinds: \(SolverSystem.Kind.allCases.map(\.rawValue).joined(separator: ", ")).")
   var kinds: String = SolverSystem.Kind.allCases.map(\.rawValue).joined(separator: ",")
 
   @Option(help: "View counts, comma-separated.")
@@ -26,7 +27,8 @@ struct SolverProbe: ParsableCommand {
   func validate() throws {
     for kind in kinds.split(separator: ",") where SolverSystem.Kind(rawValue: String(kind)) == nil {
       throw ValidationError(
-        "unknown kind '\(kind)'; valid: \(SolverSystem.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+        "unknown kind '\(kind)'; valid: \(SolverSystem.Kind.allCases.map(\.rawValue).joined(separator: ", "))"
+      )
     }
     for solver in solvers.split(separator: ",") where !["sparse", "dense"].contains(solver) {
       throw ValidationError("unknown solver '\(solver)'; valid: sparse, dense")
@@ -40,7 +42,8 @@ struct SolverProbe: ParsableCommand {
     print(
       "kind   views solver  constraints build_ms  suggest_us  constant_us  allocs/op  "
         + "retained_MB  after_teardown_B  cells/row  max_cells")
-    for kind in kinds.split(separator: ",").compactMap({ SolverSystem.Kind(rawValue: String($0)) }) {
+    for kind in kinds.split(separator: ",").compactMap({ SolverSystem.Kind(rawValue: String($0)) })
+    {
       for size in sizes.split(separator: ",").compactMap({ Int($0) }) {
         let system = SolverSystem(kind, views: size)
         for solver in solvers.split(separator: ",") {
@@ -52,8 +55,9 @@ struct SolverProbe: ParsableCommand {
             var dense = DenseSolver()
             line = measure(system, &dense)
           }
-          print("\(kind.rawValue.padding(6)) \(String(system.views).padding(5, left: true)) "
-            + "\(String(solver).padding(7)) \(line)")
+          print(
+            "\(kind.rawValue.padding(6)) \(String(system.views).padding(5, left: true)) "
+              + "\(String(solver).padding(7)) \(line)")
         }
       }
     }
@@ -86,7 +90,9 @@ struct SolverProbe: ParsableCommand {
     }
     let suggestAllocations = meter.stop().allocations
     let constant = solver.constraint(system.middleSpacing)?.expression.constant ?? 0
-    for index in 0..<4 { try? solver.setConstant(system.middleSpacing, constant - Double(index % 2)) }
+    for index in 0..<4 {
+      try? solver.setConstant(system.middleSpacing, constant - Double(index % 2))
+    }
     meter = AllocationMeter()
     let change = clock.measure {
       for index in 0..<repetitions {
@@ -123,7 +129,9 @@ struct SolverProbe: ParsableCommand {
 }
 
 extension Duration {
-  var milliseconds: Double { Double(components.seconds) * 1e3 + Double(components.attoseconds) / 1e15 }
+  var milliseconds: Double {
+    Double(components.seconds) * 1e3 + Double(components.attoseconds) / 1e15
+  }
   var microseconds: Double { milliseconds * 1e3 }
 }
 

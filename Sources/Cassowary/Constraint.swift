@@ -63,7 +63,8 @@ public struct Constraint: Hashable, Sendable {
 
   /// The constraint `lhs relation rhs`.
   public init(
-    _ lhs: LinearExpression, _ relation: Relation, _ rhs: LinearExpression, priority: Priority = .required,
+    _ lhs: LinearExpression, _ relation: Relation, _ rhs: LinearExpression,
+    priority: Priority = .required,
     label: String? = nil
   ) {
     self.init(lhs - rhs, relation, priority: priority, label: label)

@@ -24,6 +24,8 @@ public struct DenseTableau: TableauStorage {
     self.memoryBudget = memoryBudget
   }
 
+  public static var keepsDefinitionsAsWritten: Bool { false }
+
   public mutating func reserve(rows: Int, symbols: Int) throws(SolverError) {
     let rowCapacity = max(rows, constants.count)
     let columnCapacity = symbols > stride ? max(symbols, stride * 2, 16) : stride

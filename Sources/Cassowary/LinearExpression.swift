@@ -78,7 +78,9 @@ extension LinearExpression {
     LinearExpression(lhs.terms + rhs.terms, constant: lhs.constant + rhs.constant)
   }
 
-  public static func - (lhs: LinearExpression, rhs: LinearExpression) -> LinearExpression { lhs + -rhs }
+  public static func - (lhs: LinearExpression, rhs: LinearExpression) -> LinearExpression {
+    lhs + -rhs
+  }
 
   public static prefix func - (operand: LinearExpression) -> LinearExpression { operand * -1 }
 
@@ -99,11 +101,25 @@ extension Variable {
   public static func - (lhs: Variable, rhs: Variable) -> LinearExpression {
     LinearExpression(lhs) - LinearExpression(rhs)
   }
-  public static func * (lhs: Double, rhs: Variable) -> LinearExpression { LinearExpression([Term(rhs, lhs)]) }
-  public static func * (lhs: Variable, rhs: Double) -> LinearExpression { LinearExpression([Term(lhs, rhs)]) }
-  public static prefix func - (operand: Variable) -> LinearExpression { LinearExpression([Term(operand, -1)]) }
-  public static func + (lhs: LinearExpression, rhs: Variable) -> LinearExpression { lhs + LinearExpression(rhs) }
-  public static func - (lhs: LinearExpression, rhs: Variable) -> LinearExpression { lhs - LinearExpression(rhs) }
-  public static func + (lhs: Variable, rhs: LinearExpression) -> LinearExpression { LinearExpression(lhs) + rhs }
-  public static func - (lhs: Variable, rhs: LinearExpression) -> LinearExpression { LinearExpression(lhs) - rhs }
+  public static func * (lhs: Double, rhs: Variable) -> LinearExpression {
+    LinearExpression([Term(rhs, lhs)])
+  }
+  public static func * (lhs: Variable, rhs: Double) -> LinearExpression {
+    LinearExpression([Term(lhs, rhs)])
+  }
+  public static prefix func - (operand: Variable) -> LinearExpression {
+    LinearExpression([Term(operand, -1)])
+  }
+  public static func + (lhs: LinearExpression, rhs: Variable) -> LinearExpression {
+    lhs + LinearExpression(rhs)
+  }
+  public static func - (lhs: LinearExpression, rhs: Variable) -> LinearExpression {
+    lhs - LinearExpression(rhs)
+  }
+  public static func + (lhs: Variable, rhs: LinearExpression) -> LinearExpression {
+    LinearExpression(lhs) + rhs
+  }
+  public static func - (lhs: Variable, rhs: LinearExpression) -> LinearExpression {
+    LinearExpression(lhs) - rhs
+  }
 }

@@ -30,7 +30,8 @@ public struct Priority: Hashable, Comparable, Sendable, CustomStringConvertible 
   public static func < (lhs: Priority, rhs: Priority) -> Bool { lhs.rawValue < rhs.rawValue }
 
   public var description: String {
-    abs(rawValue) < 1e6 && Float(Int(rawValue)) == rawValue ? String(Int(rawValue)) : String(rawValue)
+    abs(rawValue) < 1e6 && Float(Int(rawValue)) == rawValue
+      ? String(Int(rawValue)) : String(rawValue)
   }
 }
 

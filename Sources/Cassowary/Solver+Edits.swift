@@ -5,6 +5,8 @@ extension Solver {
     Int(variable.id) < edits.count && edits[Int(variable.id)] != nil
   }
 
+  @_specialize(exported:true,where Tableau == SparseTableau)
+  @_specialize(exported:true,where Tableau == DenseTableau)
   public mutating func addEditVariable(
     _ variable: Variable, priority: Priority
   ) throws(SolverError) {
@@ -26,12 +28,15 @@ extension Solver {
       throw error
     }
     commit()
+    addObjectiveEffects(of: tag, sign: 1)
     retainLevel(tag.priority)
     variableUses[Int(variable.id)] += 1
     edits[Int(variable.id)] = EditRecord(tag: tag, value: value, priority: priority)
     optimizeUnlessBatching()
   }
 
+  @_specialize(exported:true,where Tableau == SparseTableau)
+  @_specialize(exported:true,where Tableau == DenseTableau)
   public mutating func removeEditVariable(_ variable: Variable) throws(SolverError) {
     guard let edit = Int(variable.id) < edits.count ? edits[Int(variable.id)] : nil else {
       throw .unknownEditVariable(variable)
@@ -46,6 +51,8 @@ extension Solver {
     releaseStorageIfEmpty()
   }
 
+  @_specialize(exported:true,where Tableau == SparseTableau)
+  @_specialize(exported:true,where Tableau == DenseTableau)
   public mutating func suggestValue(_ variable: Variable, _ value: Double) throws(SolverError) {
     guard let edit = Int(variable.id) < edits.count ? edits[Int(variable.id)] : nil else {
       throw .unknownEditVariable(variable)
@@ -62,6 +69,8 @@ extension Solver {
 
   // MARK: - Constants and priorities in place
 
+  @_specialize(exported:true,where Tableau == SparseTableau)
+  @_specialize(exported:true,where Tableau == DenseTableau)
   public mutating func setConstant(_ id: ConstraintID, _ constant: Double) throws(SolverError) {
     guard let record = Int(id.rawValue) < records.count ? records[Int(id.rawValue)] : nil else {
       throw .unknownConstraint(id)
@@ -79,7 +88,8 @@ extension Solver {
         changed.expression.constant = constant
         let conflicts = requiredOwners(of: row)
         rollback()
-        throw SolverError.unsatisfiable(id, changed, conflicts: conflicts).named(id, changed, in: self)
+        throw SolverError.unsatisfiable(id, changed, conflicts: conflicts).named(
+          id, changed, in: self)
       }
       commit()
     } else {
@@ -91,6 +101,8 @@ extension Solver {
     records[Int(id.rawValue)]!.constraint.expression.constant = constant
   }
 
+  @_specialize(exported:true,where Tableau == SparseTableau)
+  @_specialize(exported:true,where Tableau == DenseTableau)
   public mutating func setPriority(_ id: ConstraintID, _ priority: Priority) throws(SolverError) {
     guard let record = Int(id.rawValue) < records.count ? records[Int(id.rawValue)] : nil else {
       throw .unknownConstraint(id)
@@ -118,6 +130,7 @@ extension Solver {
       do {
         removeRow(record.tag)
         tag = try addRow(for: changed, owner: id.rawValue)
+        addObjectiveEffects(of: tag, sign: 1)
       } catch {
         rollback()
         throw error.named(id, changed, in: self)

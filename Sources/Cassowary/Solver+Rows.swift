@@ -1,8 +1,24 @@
 extension Solver {
   /// Adds the row of `constraint` to the tableau and returns its tag. Runs inside a transaction;
-  /// on a throw the caller rolls back.
+  /// on a throw the caller rolls back. The caller then adds the constraint's errors to the
+  /// objective (``addObjectiveEffects(of:sign:)``), which cannot fail, so an `add` need not log
+  /// the long objective rows.
   mutating func addRow(for constraint: Constraint, owner: Int32) throws(SolverError) -> Tag {
     let (row, tag) = makeRow(for: constraint, owner: owner)
+    if keepsDefinitions {
+      // A new variable (or one nothing defines yet) becomes this row's subject, and the row its
+      // definition, as written. Otherwise the row is expanded for the textbook path.
+      while let external = lowestParametricExternal(in: row) {
+        resolveCycles(in: row, subject: external)
+        if tableau.coefficient(of: external, in: row) != 0 {
+          solve(row, for: external)
+          install(row, subject: external)
+          return tag
+        }
+      }
+      expandFully(row)
+      if tableau.constant(of: row) < 0 { tableau.scale(row: row, by: -1) }
+    }
     var subject = chooseSubject(of: row, tag: tag)
     if subject < 0 && holdsOnlyDummies(row) {
       guard abs(tableau.constant(of: row)) <= valueTolerance else {
@@ -16,7 +32,6 @@ extension Solver {
       solve(row, for: subject)
       install(row, subject: subject)
     }
-    addObjectiveEffects(of: tag, sign: 1)
     return tag
   }
 
@@ -29,7 +44,7 @@ extension Solver {
     for term in expression.terms where term.coefficient != 0 {
       let symbol = self.symbol(for: term.variable)
       let basic = basicRow[Int(symbol)]
-      if basic >= 0 {
+      if basic >= 0 && !keepsDefinitions {
         tableau.add(row: basic, times: term.coefficient, to: row)
       } else {
         tableau.add(term.coefficient, for: symbol, to: row)

@@ -1,19 +1,25 @@
 extension Solver {
   // MARK: - Values
 
+  @_specialize(exported:true,where Tableau == SparseTableau)
+  @_specialize(exported:true,where Tableau == DenseTableau)
   public func value(of variable: Variable) -> Double {
     guard Int(variable.id) < variableSymbol.count else { return 0 }
     let symbol = variableSymbol[Int(variable.id)]
     guard symbol >= 0 else { return 0 }
+    if keepsDefinitions { return evaluateWithoutCaching(symbol) }
     let row = basicRow[Int(symbol)]
     return row >= 0 ? tableau.constant(of: row) : 0
   }
 
+  @_specialize(exported:true,where Tableau == SparseTableau)
+  @_specialize(exported:true,where Tableau == DenseTableau)
   public mutating func forEachChangedValue(_ body: (Variable, Double) -> Void) {
     flushIfBatching()
     for variable in dirtyVariables {
       isValueDirty[Int(variable)] = false
-      let value = self.value(of: Variable(id: variable))
+      let value =
+        keepsDefinitions ? evaluate(variable: variable) : self.value(of: Variable(id: variable))
       if value != reportedValue[Int(variable)] {
         reportedValue[Int(variable)] = value
         body(Variable(id: variable), value)
@@ -24,6 +30,8 @@ extension Solver {
 
   // MARK: - Whole-system operations
 
+  @_specialize(exported:true,where Tableau == SparseTableau)
+  @_specialize(exported:true,where Tableau == DenseTableau)
   public mutating func solveFromScratch() throws(SolverError) {
     let constraints = records.indices.compactMap { index in
       records[index].map { (ConstraintID(index), $0.constraint) }
@@ -56,6 +64,8 @@ extension Solver {
     }
   }
 
+  @_specialize(exported:true,where Tableau == SparseTableau)
+  @_specialize(exported:true,where Tableau == DenseTableau)
   public mutating func reset() {
     var empty = tableau
     empty.removeAll()

@@ -53,6 +53,11 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   // Scratch buffers, kept to avoid allocating per operation.
   var changedRows: [Int32] = []
   var scratchCells: [Cell] = []
+  var scratchPool: [[Int32]] = []
+  var symbolMark: [UInt32] = []
+  var markEpoch: UInt32 = 0
+  var cachedValue: [Double] = []
+  var needsEvaluation: [Bool] = []
   var scratchCosts: [LevelCost] = []
   var bestCosts: [LevelCost] = []
 
@@ -71,6 +76,8 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     Int(id.rawValue) < records.count ? records[Int(id.rawValue)]?.constraint : nil
   }
 
+  @_specialize(exported:true,where Tableau == SparseTableau)
+  @_specialize(exported:true,where Tableau == DenseTableau)
   public mutating func add(_ id: ConstraintID, _ constraint: Constraint) throws(SolverError) {
     try validate(constraint)
     if let existing = self.constraint(id) { throw .duplicateConstraint(id, existing) }
@@ -84,6 +91,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
       throw error.named(id, constraint, in: self)
     }
     commit()
+    addObjectiveEffects(of: tag, sign: 1)
     while records.count <= Int(id.rawValue) { records.append(nil) }
     records[Int(id.rawValue)] = ConstraintRecord(constraint: constraint, tag: tag)
     constraintCount += 1
@@ -92,6 +100,8 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     optimizeUnlessBatching()
   }
 
+  @_specialize(exported:true,where Tableau == SparseTableau)
+  @_specialize(exported:true,where Tableau == DenseTableau)
   public mutating func remove(_ id: ConstraintID) throws(SolverError) {
     guard let record = Int(id.rawValue) < records.count ? records[Int(id.rawValue)] : nil else {
       throw .unknownConstraint(id)
@@ -133,8 +143,12 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
 
   // MARK: - Batches
 
+  @_specialize(exported:true,where Tableau == SparseTableau)
+  @_specialize(exported:true,where Tableau == DenseTableau)
   public mutating func beginBatch() { batchDepth += 1 }
 
+  @_specialize(exported:true,where Tableau == SparseTableau)
+  @_specialize(exported:true,where Tableau == DenseTableau)
   public mutating func endBatch() {
     precondition(batchDepth > 0, "endBatch() without beginBatch()")
     batchDepth -= 1
@@ -215,6 +229,8 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     variableUses.append(contentsOf: repeatElement(0, count: extra))
     reportedValue.append(contentsOf: repeatElement(0, count: extra))
     isValueDirty.append(contentsOf: repeatElement(false, count: extra))
+    cachedValue.append(contentsOf: repeatElement(0, count: extra))
+    needsEvaluation.append(contentsOf: repeatElement(false, count: extra))
     edits.append(contentsOf: repeatElement(nil, count: extra))
   }
 
@@ -264,9 +280,14 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
 
   mutating func markValueDirty(symbol: Int32) {
     let variable = symbolVariable[Int(symbol)]
-    if variable >= 0, !isValueDirty[Int(variable)] {
+    guard variable >= 0 else { return }
+    if !isValueDirty[Int(variable)] {
       isValueDirty[Int(variable)] = true
       dirtyVariables.append(variable)
+    }
+    if keepsDefinitions && !needsEvaluation[Int(variable)] {
+      needsEvaluation[Int(variable)] = true
+      propagateChange(from: symbol)
     }
   }
 
@@ -350,7 +371,13 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     rowSubject[Int(row)] = subject
     basicRow[Int(subject)] = row
     markValueDirty(symbol: subject)
-    substitute(subject, with: row)
+    if keepsDefinitions
+      && (symbolKind[Int(subject)] == .external || referencesBasicExternals(row))
+    {
+      installKeepingDefinitions(row, subject: subject)
+    } else {
+      substitute(subject, with: row)
+    }
   }
 
   /// Replaces `symbol` by `row`'s expression in every other row, objective rows included.

@@ -31,6 +31,8 @@ public struct SparseTableau: TableauStorage {
   /// An empty tableau.
   public init() {}
 
+  public static var keepsDefinitionsAsWritten: Bool { true }
+
   public mutating func reserve(rows _: Int, symbols: Int) throws(SolverError) {
     if columns.count < symbols {
       let grown = max(symbols, columns.count * 2)
@@ -96,6 +98,17 @@ public struct SparseTableau: TableauStorage {
   }
 
   public mutating func add(row source: Int32, times factor: Double, to target: Int32) {
+    // A long target (an objective row) with a short source: find each source symbol in the
+    // target through its column, so the cost does not grow with the target.
+    if rows[Int(target)].count > 8 * (rows[Int(source)].count + 1) {
+      constants[Int(target)] += factor * constants[Int(source)]
+      let sourceSegment = rows[Int(source)]
+      for sourceSlot in 0..<sourceSegment.count {
+        let cell = cells[sourceSegment.start + sourceSlot]
+        add(factor * cell.coefficient, for: cell.symbol, to: target)
+      }
+      return
+    }
     constants[Int(target)] += factor * constants[Int(source)]
     // Scatter the target's cells, then merge the source's in.
     var segment = rows[Int(target)]

@@ -5,6 +5,13 @@
 /// pools with a column index, so a pivot costs O(cells touched); ``DenseTableau`` keeps a matrix
 /// of rows × columns, the textbook baseline.
 public protocol TableauStorage {
+  /// Whether the solver keeps a basic variable's row as written (`x = c + Σ`, which may refer to
+  /// other basic variables, acyclically) and evaluates values through those references, rather
+  /// than substituting every row into every other (Cassowary's restricted form). Keeping rows as
+  /// written stops chains of constraints (a form's stacked rows) from filling rows in
+  /// quadratically; the dense baseline keeps the textbook form.
+  static var keepsDefinitionsAsWritten: Bool { get }
+
   /// Makes room for `rows` rows and `symbols` symbols, or throws when it cannot.
   mutating func reserve(rows: Int, symbols: Int) throws(SolverError)
   /// A new, empty row with constant 0.

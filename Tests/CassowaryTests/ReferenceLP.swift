@@ -31,7 +31,8 @@ struct ReferenceLP {
       if bound < 0 {
         coefficients = coefficients.map { -$0 }
         bound = -bound
-        sense = sense == .lessOrEqual ? .greaterOrEqual : sense == .greaterOrEqual ? .lessOrEqual : .equal
+        sense =
+          sense == .lessOrEqual ? .greaterOrEqual : sense == .greaterOrEqual ? .lessOrEqual : .equal
       }
       for j in 0..<columns { table[i][j] = coefficients[j] }
       if sense == .lessOrEqual { table[i][slackColumn] = 1 }

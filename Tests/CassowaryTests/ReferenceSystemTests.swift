@@ -60,7 +60,9 @@ import Testing
       height == red.top + red.height + 20,  // Superview.bottom = 1.0 * Red.bottom + 20.0
     ]
     if alignBlueToRed {
-      vertical += [red.top == LinearExpression(blue.top), red.top + red.height == blue.top + blue.height]
+      vertical += [
+        red.top == LinearExpression(blue.top), red.top + red.height == blue.top + blue.height,
+      ]
     } else {
       vertical += [blue.top == 20, height == blue.top + blue.height + 20]
     }

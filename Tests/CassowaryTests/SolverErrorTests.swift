@@ -42,27 +42,36 @@ import Testing
 
   @Test(arguments: SolverKind.allCases)
   func conflictingRequiredEqualityNamesTheConstraintsItConflictsWith(kind: SolverKind) throws {
-    try expectRefusal(kind, { error in
-      guard case .unsatisfiable(let id, _, let conflicts) = error else { return false }
-      return id == ConstraintID(9) && conflicts.keys.contains(ConstraintID(0))
-    }) { solver throws(SolverError) in try solver.add(ConstraintID(9), Variable(0) == 20) }
+    try expectRefusal(
+      kind,
+      { error in
+        guard case .unsatisfiable(let id, _, let conflicts) = error else { return false }
+        return id == ConstraintID(9) && conflicts.keys.contains(ConstraintID(0))
+      }
+    ) { solver throws(SolverError) in try solver.add(ConstraintID(9), Variable(0) == 20) }
   }
 
   @Test(arguments: SolverKind.allCases)
   func conflictingRequiredInequalityIsRefused(kind: SolverKind) throws {
-    try expectRefusal(kind, { error in
-      guard case .unsatisfiable(let id, _, let conflicts) = error else { return false }
-      return id == ConstraintID(9) && conflicts.keys.contains(ConstraintID(0))
-    }) { solver throws(SolverError) in try solver.add(ConstraintID(9), Variable(0) <= 3) }
+    try expectRefusal(
+      kind,
+      { error in
+        guard case .unsatisfiable(let id, _, let conflicts) = error else { return false }
+        return id == ConstraintID(9) && conflicts.keys.contains(ConstraintID(0))
+      }
+    ) { solver throws(SolverError) in try solver.add(ConstraintID(9), Variable(0) <= 3) }
   }
 
   @Test(arguments: SolverKind.allCases)
   func chainOfInequalitiesConflict(kind: SolverKind) throws {
     // z <= y - 2 and y >= x + 5 allow z large; z >= y fails against z <= y - 2.
-    try expectRefusal(kind, { error in
-      guard case .unsatisfiable(_, _, let conflicts) = error else { return false }
-      return conflicts.keys.contains(ConstraintID(3))
-    }) { solver throws(SolverError) in
+    try expectRefusal(
+      kind,
+      { error in
+        guard case .unsatisfiable(_, _, let conflicts) = error else { return false }
+        return conflicts.keys.contains(ConstraintID(3))
+      }
+    ) { solver throws(SolverError) in
       try solver.add(ConstraintID(9), Variable(2) >= LinearExpression(Variable(1)))
     }
   }
@@ -195,7 +204,8 @@ import Testing
     for index in 0..<1000 {
       before = solver.snapshot([])
       do {
-        try solver.add(ConstraintID(index), Variable(index) == LinearExpression(constant: Double(index)))
+        try solver.add(
+          ConstraintID(index), Variable(index) == LinearExpression(constant: Double(index)))
         added += 1
       } catch {
         refusal = error

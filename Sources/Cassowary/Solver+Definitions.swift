@@ -1,0 +1,229 @@
+/// Rows kept as written (``TableauStorage/keepsDefinitionsAsWritten``).
+///
+/// A basic external variable's row is its *definition*: `x = c + Σ aᵢ·yᵢ`, where a `yᵢ` may be
+/// another basic external variable, never a basic slack, error or dummy, and the references form
+/// no cycle. Rows the simplex decides on — those of slacks, errors and dummies, and the objective —
+/// stay in restricted form (over non-basic symbols only), so ratio tests and pricing are the
+/// textbook ones; a definition is expanded into them only where they need it. Values come from
+/// evaluating definitions in dependency order, and a change marks only what lies downstream.
+extension Solver {
+  var keepsDefinitions: Bool { Tableau.keepsDefinitionsAsWritten }
+
+  @inline(__always)
+  func isBasicExternal(_ symbol: Int32) -> Bool {
+    symbolKind[Int(symbol)] == .external && basicRow[Int(symbol)] >= 0
+  }
+
+  /// The lowest-id non-basic external symbol of `row`, if any.
+  func lowestParametricExternal(in row: Int32) -> Int32? {
+    var lowest = Int32.max
+    tableau.forEachCell(of: row) { symbol, _ in
+      if symbol < lowest && symbolKind[Int(symbol)] == .external && basicRow[Int(symbol)] < 0 {
+        lowest = symbol
+      }
+    }
+    return lowest == .max ? nil : lowest
+  }
+
+  /// Replaces every basic external variable in `row` by its definition, recursively, so the row
+  /// is over non-basic symbols only. Costs the size of the definitions it reaches.
+  mutating func expandFully(_ row: Int32) {
+    expand(row, downstreamOf: RowRole.none)
+  }
+
+  /// Replaces, recursively, basic external variables of `row` by their definitions: all of them,
+  /// or with a `subject`, only those marked (in `symbolMark`) as depending on it. A worklist keeps
+  /// the cost to the size of the definitions reached.
+  mutating func expand(_ row: Int32, downstreamOf subject: Int32) {
+    var pending = takeScratch()
+    tableau.forEachCell(of: row) { symbol, _ in
+      if selects(symbol, downstreamOf: subject) { pending.append(symbol) }
+    }
+    while let symbol = pending.popLast() {
+      let coefficient = tableau.coefficient(of: symbol, in: row)
+      guard coefficient != 0, basicRow[Int(symbol)] >= 0 else { continue }
+      let definition = basicRow[Int(symbol)]
+      tableau.removeCell(for: symbol, from: row)
+      tableau.add(row: definition, times: coefficient, to: row)
+      tableau.forEachCell(of: definition) { inner, _ in
+        if selects(inner, downstreamOf: subject) { pending.append(inner) }
+      }
+    }
+    returnScratch(pending)
+  }
+
+  @inline(__always)
+  private func selects(_ symbol: Int32, downstreamOf subject: Int32) -> Bool {
+    guard isBasicExternal(symbol) else { return false }
+    return subject < 0 || (symbol != subject && symbolMark[Int(symbol)] == markEpoch)
+  }
+
+  /// A new row holding `row` fully expanded; the caller drops it.
+  mutating func expandedCopy(of row: Int32) -> Int32 {
+    let copy = makeRow(subject: RowRole.none)
+    tableau.add(row: row, times: 1, to: copy)
+    expandFully(copy)
+    return copy
+  }
+
+  func referencesBasicExternals(_ row: Int32) -> Bool {
+    var found = false
+    tableau.forEachCell(of: row) { symbol, _ in
+      if !found && isBasicExternal(symbol) { found = true }
+    }
+    return found
+  }
+
+  /// Before `row` becomes the definition of `subject`: expands out of it every basic variable
+  /// whose definition depends on `subject`, so that no cycle forms. Usually the subject is new
+  /// and nothing depends on it.
+  mutating func resolveCycles(in row: Int32, subject: Int32) {
+    guard tableau.rowCount(containing: subject) > 1 else { return }  // only `row` holds it
+    markEpoch &+= 1
+    if markEpoch == 0 {
+      for index in symbolMark.indices { symbolMark[index] = 0 }
+      markEpoch = 1
+    }
+    while symbolMark.count < symbolKind.count { symbolMark.append(0) }
+    // Mark everything downstream of the subject.
+    var frontier = takeScratch()
+    var downstream = 0
+    frontier.append(subject)
+    symbolMark[Int(subject)] = markEpoch
+    while let symbol = frontier.popLast() {
+      tableau.forEachRow(containing: symbol) { dependent, _ in
+        let defined = rowSubject[Int(dependent)]
+        if defined >= 0, symbolKind[Int(defined)] == .external,
+          symbolMark[Int(defined)] != markEpoch
+        {
+          symbolMark[Int(defined)] = markEpoch
+          frontier.append(defined)
+          downstream += 1
+        }
+      }
+    }
+    returnScratch(frontier)
+    guard downstream > 0 else { return }
+    // Expand those out of the row.
+    expand(row, downstreamOf: subject)
+  }
+
+  /// Makes `subject` basic in `row`, keeping definitions as written: definitions that mention an
+  /// external subject keep referring to it; every other row gets the row, expanded if needed.
+  mutating func installKeepingDefinitions(_ row: Int32, subject: Int32) {
+    let subjectIsExternal = symbolKind[Int(subject)] == .external
+    let expanded = referencesBasicExternals(row) ? expandedCopy(of: row) : row
+    var targets = takeScratch()
+    tableau.forEachRow(containing: subject) { target, _ in
+      if target != row && target != expanded { targets.append(target) }
+    }
+    var objectiveChanged = false
+    for target in targets {
+      let targetSubject = rowSubject[Int(target)]
+      let isDefinition = targetSubject >= 0 && symbolKind[Int(targetSubject)] == .external
+      if isDefinition && subjectIsExternal { continue }
+      let source = isDefinition ? row : expanded
+      save(target)
+      let coefficient = tableau.coefficient(of: subject, in: target)
+      tableau.removeCell(for: subject, from: target)
+      tableau.add(row: source, times: coefficient, to: target)
+      if targetSubject >= 0 {
+        noteConstantChanged(row: target, subject: targetSubject)
+      } else if targetSubject == RowRole.objective {
+        objectiveChanged = true
+      }
+    }
+    returnScratch(targets)
+    if objectiveChanged { markCandidates(inRow: expanded) }
+    if expanded != row { dropRow(expanded) }
+  }
+
+  // MARK: - Values
+
+  /// The value of the variable with symbol `symbol`, evaluating definitions that changed.
+  mutating func evaluate(variable: Int32) -> Double {
+    guard needsEvaluation[Int(variable)] else { return cachedValue[Int(variable)] }
+    var stack = takeScratch()
+    stack.append(variable)
+    while let current = stack.last {
+      guard needsEvaluation[Int(current)] else {
+        stack.removeLast()
+        continue
+      }
+      let symbol = variableSymbol[Int(current)]
+      guard symbol >= 0, basicRow[Int(symbol)] >= 0 else {
+        cachedValue[Int(current)] = 0
+        needsEvaluation[Int(current)] = false
+        stack.removeLast()
+        continue
+      }
+      let row = basicRow[Int(symbol)]
+      var sum = tableau.constant(of: row)
+      var waiting = false
+      tableau.forEachCell(of: row) { inner, coefficient in
+        guard isBasicExternal(inner) else { return }
+        let dependency = symbolVariable[Int(inner)]
+        if needsEvaluation[Int(dependency)] {
+          stack.append(dependency)
+          waiting = true
+        } else {
+          sum += coefficient * cachedValue[Int(dependency)]
+        }
+      }
+      if !waiting {
+        cachedValue[Int(current)] = sum
+        needsEvaluation[Int(current)] = false
+        stack.removeLast()
+      }
+    }
+    returnScratch(stack)
+    return cachedValue[Int(variable)]
+  }
+
+  /// The value of `symbol` without updating any cache (for the non-mutating ``value(of:)``).
+  func evaluateWithoutCaching(_ symbol: Int32) -> Double {
+    let variable = symbolVariable[Int(symbol)]
+    if variable >= 0 && !needsEvaluation[Int(variable)] { return cachedValue[Int(variable)] }
+    let row = basicRow[Int(symbol)]
+    guard row >= 0 else { return 0 }
+    var sum = tableau.constant(of: row)
+    tableau.forEachCell(of: row) { inner, coefficient in
+      if isBasicExternal(inner) { sum += coefficient * evaluateWithoutCaching(inner) }
+    }
+    return sum
+  }
+
+  /// Marks the variables whose definitions refer, directly or not, to `symbol` as needing
+  /// evaluation (and reporting). The set of such variables is kept closed downstream.
+  mutating func propagateChange(from symbol: Int32) {
+    var frontier = takeScratch()
+    frontier.append(symbol)
+    while let current = frontier.popLast() {
+      tableau.forEachRow(containing: current) { row, _ in
+        let defined = rowSubject[Int(row)]
+        guard defined >= 0, symbolKind[Int(defined)] == .external else { return }
+        let variable = symbolVariable[Int(defined)]
+        if !needsEvaluation[Int(variable)] {
+          needsEvaluation[Int(variable)] = true
+          if !isValueDirty[Int(variable)] {
+            isValueDirty[Int(variable)] = true
+            dirtyVariables.append(variable)
+          }
+          frontier.append(defined)
+        }
+      }
+    }
+    returnScratch(frontier)
+  }
+
+  /// A cleared scratch buffer from the pool (buffers are reused, so this rarely allocates).
+  mutating func takeScratch() -> [Int32] {
+    var buffer = scratchPool.popLast() ?? []
+    buffer.removeAll(keepingCapacity: true)
+    return buffer
+  }
+
+  mutating func returnScratch(_ buffer: [Int32]) {
+    scratchPool.append(buffer)
+  }
+}
