@@ -24,6 +24,9 @@ struct SolverProbe: ParsableCommand {
   @Option(help: "Suggestions and constant changes timed per cell.")
   var repetitions: Int = 200
 
+  @Flag(help: "Also print the solver's memory breakdown and pivot count per cell.")
+  var verbose = false
+
   func validate() throws {
     for kind in kinds.split(separator: ",") where SolverSystem.Kind(rawValue: String(kind)) == nil {
       throw ValidationError(
@@ -77,6 +80,11 @@ struct SolverProbe: ParsableCommand {
     AllocatorStatistics.refresh()
     let retained = AllocatorStatistics.allocatedBytes - startBytes
     let statistics = solver.statistics
+    if verbose {
+      print(
+        "  tableau \(statistics.tableauBytes) B, bookkeeping \(statistics.bookkeepingBytes) B, "
+          + "cells \(statistics.cells), rows \(statistics.rows), pivots \(statistics.pivots)")
+    }
 
     // Warm up, then time and count allocations in steady state.
     let widths = [system.rootWidths.portrait, system.rootWidths.landscape]

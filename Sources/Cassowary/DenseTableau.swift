@@ -174,10 +174,12 @@ public struct DenseTableau: TableauStorage {
 
   public var totalCells: Int { cellTotal }
 
+  public mutating func compactIfWasteful() {}
+
   public mutating func removeAll() {
     self = DenseTableau(memoryBudget: memoryBudget)
   }
 
   /// Bytes held by the matrix.
-  var bytes: Int { values.capacity * 8 + constants.capacity * 8 + rowIsLive.capacity }
+  public var bytes: Int { values.capacity * 8 + constants.capacity * 8 + rowIsLive.capacity }
 }

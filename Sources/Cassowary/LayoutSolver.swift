@@ -82,4 +82,8 @@ public struct SolverStatistics: Equatable, Sendable {
   public var priorityLevels: Int
   /// Pivots performed since the solver was made.
   public var pivots: Int
+  /// Bytes held by the tableau storage.
+  public var tableauBytes: Int
+  /// Bytes held by the solver's other tables (symbols, variables, constraints, scratch, log).
+  public var bookkeepingBytes: Int
 }

@@ -37,6 +37,7 @@ struct SegmentPool<Element> {
   mutating func release(_ segment: inout Segment) {
     guard segment.capacity > 0 else { return }
     let sizeClass = Self.sizeClass(of: Int(segment.capacity))
+    while freeStarts.count <= sizeClass { freeStarts.append([]) }
     freeStarts[sizeClass].append(segment.start)
     segment = .empty
     liveSegments -= 1
@@ -68,6 +69,31 @@ struct SegmentPool<Element> {
 
   private static func sizeClass(of capacity: Int) -> Int {
     Int.bitWidth - (capacity - 1).leadingZeroBitCount - 2  // 4 → 0, 8 → 1, 16 → 2, …
+  }
+
+  /// Rebuilds the pool holding exactly the elements `segments` use, each in the smallest
+  /// capacity that fits; empty segments are released. `segments` must be every segment of the
+  /// pool (the rows of a tableau, or its columns).
+  mutating func compact(_ segments: inout [Segment]) {
+    var compacted: [Element] = []
+    liveSegments = 0
+    for index in segments.indices where segments[index].capacity > 0 {
+      let segment = segments[index]
+      guard segment.count > 0 else {
+        segments[index] = .empty
+        continue
+      }
+      var capacity = 4
+      while capacity < Int(segment.count) { capacity *= 2 }
+      let start = Int32(compacted.count)
+      let used = Int(segment.start)..<Int(segment.start + segment.count)
+      compacted.append(contentsOf: slots[used])
+      compacted.append(contentsOf: repeatElement(filler, count: capacity - Int(segment.count)))
+      segments[index] = Segment(start: start, count: segment.count, capacity: Int32(capacity))
+      liveSegments += 1
+    }
+    slots = compacted
+    freeStarts = []
   }
 
   /// Bytes held by the pool's storage.

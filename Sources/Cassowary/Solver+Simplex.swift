@@ -24,6 +24,7 @@ extension Solver {
       }
       pivot(entering: entering, row: row)
     }
+    tableau.compactIfWasteful()
   }
 
   /// The lowest-id candidate whose reduced cost leads with a negative entry (or, for an

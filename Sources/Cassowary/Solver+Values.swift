@@ -84,7 +84,19 @@ extension Solver {
     return SolverStatistics(
       constraints: constraintCount, variables: liveVariables, symbols: liveSymbols, rows: rows,
       cells: tableau.totalCells, maximumRowCells: maximumRowCells,
-      priorityLevels: levelRows.count, pivots: pivotCount)
+      priorityLevels: levelRows.count, pivots: pivotCount, tableauBytes: tableau.bytes,
+      bookkeepingBytes: bookkeepingBytes)
+  }
+
+  private var bookkeepingBytes: Int {
+    func size<T>(_ array: [T]) -> Int { array.capacity * MemoryLayout<T>.stride }
+    return size(symbolKind) + size(basicRow) + size(symbolOwner) + size(symbolVariable)
+      + size(isCandidate) + size(freeSymbols) + size(rowSubject) + size(rowPriority)
+      + size(variableSymbol) + size(variableUses) + size(reportedValue) + size(isValueDirty)
+      + size(dirtyVariables) + size(edits) + size(records) + size(infeasible)
+      + size(changedRows) + size(scratchCells) + scratchPool.reduce(0) { $0 + size($1) }
+      + size(symbolMark) + size(cachedValue) + size(needsEvaluation)
+      + size(journal.savedCells) + size(journal.savedRows) + candidates.count * 4
   }
 
   /// The tableau written out in a canonical order (rows by subject, cells by symbol), for tests

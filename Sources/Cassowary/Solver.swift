@@ -98,6 +98,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     retainLevel(tag.priority)
     retainVariables(of: constraint.expression)
     optimizeUnlessBatching()
+    tableau.compactIfWasteful()
   }
 
   @_specialize(exported:true,where Tableau == SparseTableau)
@@ -113,6 +114,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     constraintCount -= 1
     releaseVariables(of: record.constraint.expression)
     optimizeUnlessBatching()
+    tableau.compactIfWasteful()
     releaseStorageIfEmpty()
   }
 

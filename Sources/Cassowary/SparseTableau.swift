@@ -203,12 +203,18 @@ public struct SparseTableau: TableauStorage {
 
   public var totalCells: Int { cellTotal }
 
+  public mutating func compactIfWasteful() {
+    let limit = 4 * cellTotal + 4096
+    if cells.slots.count > limit { cells.compact(&rows) }
+    if entries.slots.count > limit { entries.compact(&columns) }
+  }
+
   public mutating func removeAll() {
     self = SparseTableau()
   }
 
   /// Bytes held by the tableau's arrays.
-  var bytes: Int {
+  public var bytes: Int {
     cells.bytes + entries.bytes + rows.capacity * MemoryLayout<Segment>.stride
       + constants.capacity * 8 + columns.capacity * MemoryLayout<Segment>.stride
       + position.capacity * 4

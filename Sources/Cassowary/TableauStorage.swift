@@ -52,6 +52,11 @@ public protocol TableauStorage {
 
   /// The non-zero cells in all rows.
   var totalCells: Int { get }
+  /// Bytes held by the storage's arrays (capacity, not only what is in use).
+  var bytes: Int { get }
+  /// Gives back space that rows and columns grew into and no longer use, once it is much larger
+  /// than what is in use (amortized O(1) per call).
+  mutating func compactIfWasteful()
   /// Returns storage to its empty state, releasing memory.
   mutating func removeAll()
 }
