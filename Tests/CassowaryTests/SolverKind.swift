@@ -54,6 +54,10 @@ extension LayoutSolver {
     } else {
       dump = ""
     }
-    return values + "\n" + dump + "\n\(statistics)"
+    // Capacities are not state: scratch buffers may grow during a refused operation.
+    var counts = statistics
+    counts.tableauBytes = 0
+    counts.bookkeepingBytes = 0
+    return values + "\n" + dump + "\n\(counts)"
   }
 }
