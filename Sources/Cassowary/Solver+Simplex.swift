@@ -19,7 +19,7 @@ extension Solver {
   /// vector leads with a negative entry, pivot it in (the lowest such id: Bland's rule).
   mutating func optimize() {
     while let (entering, direction) = nextEnteringSymbol() {
-      guard let row = leavingRow(for: entering, direction: direction) else {
+      guard let (row, _) = leavingRow(for: entering, direction: direction) else {
         preconditionFailure("the objective is unbounded: the tableau is corrupt")
       }
       pivot(entering: entering, row: row)
@@ -34,7 +34,7 @@ extension Solver {
       isCandidate[Int(symbol)] = false
       let kind = symbolKind[Int(symbol)]
       guard kind != .dummy, kind != .free, basicRow[Int(symbol)] < 0 else { continue }
-      let cost = leadingCost(of: symbol)
+      let cost = leadingCost(of: symbol).cost
       if cost < 0 { return (symbol, 1) }
       if cost > 0 && kind == .external { return (symbol, -1) }
     }
@@ -42,7 +42,7 @@ extension Solver {
   }
 
   /// The entry of `symbol`'s reduced-cost vector at the highest priority where it is not zero.
-  func leadingCost(of symbol: Int32) -> Double {
+  func leadingCost(of symbol: Int32) -> (priority: Float, cost: Double) {
     var priority: Float = -1
     var cost = 0.0
     tableau.forEachRow(containing: symbol) { row, coefficient in
@@ -51,13 +51,13 @@ extension Solver {
         cost = coefficient
       }
     }
-    return cost
+    return (priority, cost)
   }
 
   /// The ratio test: the restricted row that first reaches zero as `entering` moves in
   /// `direction`; ties go to the lowest subject id. A row whose subject is a dummy (a redundant
   /// required equality) is fixed at zero and blocks a move in either direction.
-  func leavingRow(for entering: Int32, direction: Double) -> Int32? {
+  func leavingRow(for entering: Int32, direction: Double) -> (row: Int32, ratio: Double)? {
     var best: (ratio: Double, subject: Int32, row: Int32)? = nil
     tableau.forEachRow(containing: entering) { row, coefficient in
       let subject = rowSubject[Int(row)]
@@ -74,25 +74,38 @@ extension Solver {
         best = (ratio, subject, row)
       }
     }
-    return best?.row
+    return best.map { ($0.row, $0.ratio) }
   }
 
   /// Phase one: minimizes the artificial objective `row` (a scalar row).
+  ///
+  /// Of the symbols that reduce it, the one cheapest to move in the real objective enters (its
+  /// reduced cost leads at the lowest priority, or is zero): a new constraint is then satisfied by
+  /// what it should bend (a field's hugging) rather than by what it should not (the root's size),
+  /// and phase one does not undo the optimum built so far. After a run of degenerate pivots the
+  /// lowest id enters instead (Bland's rule), so phase one always terminates.
   mutating func optimizeArtificial(_ objective: Int32) {
+    var degenerateRun = 0
     while true {
+      collectCells(of: objective)
       var entering = Int32.max
+      var enteringPriority = Float.infinity
       var direction = 1.0
-      tableau.forEachCell(of: objective) { symbol, coefficient in
-        let kind = symbolKind[Int(symbol)]
-        let improves = kind == .external ? coefficient != 0 : coefficient < 0
-        if improves && kind != .dummy && symbol < entering {
-          entering = symbol
-          direction = coefficient < 0 ? 1 : -1
+      let bland = degenerateRun >= 50
+      for cell in scratchCells {
+        let kind = symbolKind[Int(cell.symbol)]
+        let improves = kind == .external ? cell.coefficient != 0 : cell.coefficient < 0
+        guard improves && kind != .dummy else { continue }
+        let priority = bland ? 0 : leadingCost(of: cell.symbol).priority
+        if priority < enteringPriority || (priority == enteringPriority && cell.symbol < entering) {
+          entering = cell.symbol
+          enteringPriority = priority
+          direction = cell.coefficient < 0 ? 1 : -1
         }
       }
-      guard entering != .max, let row = leavingRow(for: entering, direction: direction) else {
-        return
-      }
+      guard entering != .max, let (row, ratio) = leavingRow(for: entering, direction: direction)
+      else { return }
+      degenerateRun = ratio <= valueTolerance ? degenerateRun + 1 : 0
       pivot(entering: entering, row: row)
     }
   }
