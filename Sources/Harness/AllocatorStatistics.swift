@@ -66,14 +66,16 @@ public enum AllocatorStatistics {
   public static func read<Value: BitwiseCopyable>(
     _ name: String, as type: Value.Type
   ) throws(AllocatorStatisticsError) -> Value {
-    let value = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-    defer { value.deallocate() }
+    // A stack value rather than a heap buffer: reading a statistic must not itself allocate.
+    var value: Value? = nil
     var length = MemoryLayout<Value>.size
-    let status = mallctl(name, value, &length, nil, 0)
-    guard status == 0, length == MemoryLayout<Value>.size else {
-      throw AllocatorStatisticsError(name: name, status: status)
+    let status = withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { buffer in
+      let status = mallctl(name, buffer.baseAddress, &length, nil, 0)
+      if status == 0 && length == MemoryLayout<Value>.size { value = buffer[0] }
+      return status
     }
-    return value.pointee
+    guard let value else { throw AllocatorStatisticsError(name: name, status: status) }
+    return value
   }
 
   private static func threadCounter(_ name: String) -> UInt64 {

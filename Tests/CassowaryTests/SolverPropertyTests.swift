@@ -333,6 +333,9 @@ func propertyCaseCount(_ standard: Int) -> Int {
     #expect(statistics.rows == 0)
     #expect(statistics.cells == 0)
     #expect(statistics.priorityLevels == 0)
+    // Memory returns to where it started: no table keeps capacity.
+    #expect(statistics.tableauBytes == 0)
+    #expect(statistics.bookkeepingBytes == 0)
   }
 }
 

@@ -1,0 +1,59 @@
+import Cassowary
+import Harness
+import Scenes
+import Testing
+
+/// The solvers' incremental operations allocate nothing once warmed up. Allocated bytes per thread
+/// are exact (jemalloc's), so this is asserted, unlike any timing. It holds for optimized code
+/// only (a debug build allocates closure contexts), so the test runs in release builds:
+/// `swift test -c release --filter SteadyStateAllocationTests`, which `.ci/run` does.
+@Suite struct SteadyStateAllocationTests {
+  #if DEBUG
+    static let isOptimized = false
+  #else
+    static let isOptimized = true
+  #endif
+
+  /// `count` root resizes and constant changes, reading the changed values after each.
+  static func churn(_ solver: inout SparseSolver, _ system: SolverSystem, _ count: Int) throws {
+    let constant = solver.constraint(system.middleSpacing)!.expression.constant
+    for index in 0..<count {
+      let width = index.isMultiple(of: 2) ? system.rootWidths.portrait : system.rootWidths.landscape
+      try solver.suggestValue(system.rootWidth, width)
+      try solver.setConstant(system.middleSpacing, constant - Double(index % 2))
+      solver.forEachChangedValue { _, _ in }
+    }
+  }
+
+  @Test(
+    .enabled(if: isOptimized, "allocation-free only when optimized: swift test -c release"),
+    arguments: SolverSystem.Kind.allCases)
+  func suggestionsAndConstantChangesDoNotAllocate(kind: SolverSystem.Kind) throws {
+    let system = SolverSystem(kind, views: 40)
+    var solver = SparseSolver()
+    try system.install(in: &solver)
+    try Self.churn(&solver, system, 50)  // warm up: pooled scratch buffers reach working sizes
+    // Per-thread byte counts are exact. Measuring 100 and then 300 operations, any fixed cost
+    // (the meter's own reads, a buffer reaching its size) cancels out; a cost per operation does
+    // not.
+    var meter = AllocationMeter()
+    try Self.churn(&solver, system, 100)
+    let short = meter.stop().allocatedBytes
+    meter = AllocationMeter()
+    try Self.churn(&solver, system, 300)
+    let long = meter.stop().allocatedBytes
+    let perOperation = long > short ? Double(long - short) / 400 : 0
+    let check = {
+      #expect(perOperation == 0, "\(kind): \(perOperation) bytes allocated per operation")
+    }
+    if kind == .flat {
+      check()
+    } else {
+      // Known: called from another module, the generic solver code is not specialized and boxes
+      // closure captures (48 bytes per operation where values propagate through definitions).
+      // The bench, which specializes its calls, measures none. Concrete solver types will fix
+      // it; this marker then fails the test, so it must be removed.
+      withKnownIssue("unspecialized generic calls allocate closure contexts") { check() }
+    }
+  }
+}
