@@ -43,7 +43,7 @@ struct SolverProbe: ParsableCommand {
 
   func run() throws {
     print(
-      "kind   views solver  constraints build_ms  suggest_us  constant_us  allocs/op  "
+      "kind   views solver  constraints build_ms  suggest_us  constant_us  alloc_B/op "
         + "retained_MB  after_teardown_B  cells/row  max_cells")
     for kind in kinds.split(separator: ",").compactMap({ SolverSystem.Kind(rawValue: String($0)) })
     {
@@ -96,7 +96,7 @@ struct SolverProbe: ParsableCommand {
         solver.forEachChangedValue { _, _ in }
       }
     }
-    let suggestAllocations = meter.stop().allocations
+    let suggestAllocations = meter.stop().allocatedBytes
     let constant = solver.constraint(system.middleSpacing)?.expression.constant ?? 0
     for index in 0..<4 {
       try? solver.setConstant(system.middleSpacing, constant - Double(index % 2))
@@ -108,7 +108,7 @@ struct SolverProbe: ParsableCommand {
         solver.forEachChangedValue { _, _ in }
       }
     }
-    let changeAllocations = meter.stop().allocations
+    let changeAllocations = meter.stop().allocatedBytes
 
     for (id, _) in system.constraints { try? solver.remove(id) }
     try? solver.removeEditVariable(system.rootWidth)

@@ -80,11 +80,18 @@ extension Solver {
 
   /// Keeps the transaction's changes and returns what it retired to the free lists.
   mutating func commit() {
-    let rows = journal.pendingRows
-    let symbols = journal.pendingSymbols
+    // Move the lists out rather than copy them: a copy would make `end()` reallocate them.
+    var rows: [Int32] = []
+    var symbols: [Int32] = []
+    swap(&rows, &journal.pendingRows)
+    swap(&symbols, &journal.pendingSymbols)
     journal.end()
     for row in rows { tableau.releaseRow(row) }
     for symbol in symbols { releaseSymbol(symbol) }
+    rows.removeAll(keepingCapacity: true)
+    symbols.removeAll(keepingCapacity: true)
+    swap(&rows, &journal.pendingRows)
+    swap(&symbols, &journal.pendingSymbols)
   }
 
   /// Puts the solver back exactly as it was when the transaction began.
@@ -116,8 +123,10 @@ extension Solver {
     infeasible.removeAll(keepingCapacity: true)
     pivotCount = journal.pivotCount
     for priority in journal.createdLevels { levelRows[priority] = nil }
-    let createdRows = journal.createdRows
-    let createdSymbols = journal.createdSymbols
+    var createdRows: [Int32] = []
+    var createdSymbols: [Int32] = []
+    swap(&createdRows, &journal.createdRows)
+    swap(&createdSymbols, &journal.createdSymbols)
     journal.end()
     for row in createdRows.reversed() {
       tableau.clearRow(row)
@@ -128,5 +137,9 @@ extension Solver {
       for row in changedRows { tableau.removeCell(for: symbol, from: row) }
       releaseSymbol(symbol)
     }
+    createdRows.removeAll(keepingCapacity: true)
+    createdSymbols.removeAll(keepingCapacity: true)
+    swap(&createdRows, &journal.createdRows)
+    swap(&createdSymbols, &journal.createdSymbols)
   }
 }

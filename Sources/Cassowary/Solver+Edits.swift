@@ -5,8 +5,6 @@ extension Solver {
     Int(variable.id) < edits.count && edits[Int(variable.id)] != nil
   }
 
-  @_specialize(exported:true,where Tableau == SparseTableau)
-  @_specialize(exported:true,where Tableau == DenseTableau)
   public mutating func addEditVariable(
     _ variable: Variable, priority: Priority
   ) throws(SolverError) {
@@ -35,8 +33,6 @@ extension Solver {
     optimizeUnlessBatching()
   }
 
-  @_specialize(exported:true,where Tableau == SparseTableau)
-  @_specialize(exported:true,where Tableau == DenseTableau)
   public mutating func removeEditVariable(_ variable: Variable) throws(SolverError) {
     guard let edit = Int(variable.id) < edits.count ? edits[Int(variable.id)] : nil else {
       throw .unknownEditVariable(variable)
@@ -51,8 +47,6 @@ extension Solver {
     releaseStorageIfEmpty()
   }
 
-  @_specialize(exported:true,where Tableau == SparseTableau)
-  @_specialize(exported:true,where Tableau == DenseTableau)
   public mutating func suggestValue(_ variable: Variable, _ value: Double) throws(SolverError) {
     guard let edit = Int(variable.id) < edits.count ? edits[Int(variable.id)] : nil else {
       throw .unknownEditVariable(variable)
@@ -65,12 +59,18 @@ extension Solver {
     if let row = dualOptimize() {
       preconditionFailure("an optional edit left row \(row) infeasible: the tableau is corrupt")
     }
+    settleCandidates()
+  }
+
+  /// After the dual simplex, drains the entering candidates its pivots marked. The dual simplex
+  /// keeps the basis optimal, so this normally only checks and clears them (guarding against
+  /// rounding); left in place they would pile up over many suggestions.
+  mutating func settleCandidates() {
+    if !candidates.isEmpty { optimizeUnlessBatching() }
   }
 
   // MARK: - Constants and priorities in place
 
-  @_specialize(exported:true,where Tableau == SparseTableau)
-  @_specialize(exported:true,where Tableau == DenseTableau)
   public mutating func setConstant(_ id: ConstraintID, _ constant: Double) throws(SolverError) {
     guard let record = Int(id.rawValue) < records.count ? records[Int(id.rawValue)] : nil else {
       throw .unknownConstraint(id)
@@ -99,10 +99,9 @@ extension Solver {
       }
     }
     records[Int(id.rawValue)]!.constraint.expression.constant = constant
+    settleCandidates()
   }
 
-  @_specialize(exported:true,where Tableau == SparseTableau)
-  @_specialize(exported:true,where Tableau == DenseTableau)
   public mutating func setPriority(_ id: ConstraintID, _ priority: Priority) throws(SolverError) {
     guard let record = Int(id.rawValue) < records.count ? records[Int(id.rawValue)] : nil else {
       throw .unknownConstraint(id)

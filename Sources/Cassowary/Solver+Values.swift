@@ -1,8 +1,6 @@
 extension Solver {
   // MARK: - Values
 
-  @_specialize(exported:true,where Tableau == SparseTableau)
-  @_specialize(exported:true,where Tableau == DenseTableau)
   public func value(of variable: Variable) -> Double {
     guard Int(variable.id) < variableSymbol.count else { return 0 }
     let symbol = variableSymbol[Int(variable.id)]
@@ -12,8 +10,6 @@ extension Solver {
     return row >= 0 ? tableau.constant(of: row) : 0
   }
 
-  @_specialize(exported:true,where Tableau == SparseTableau)
-  @_specialize(exported:true,where Tableau == DenseTableau)
   public mutating func forEachChangedValue(_ body: (Variable, Double) -> Void) {
     flushIfBatching()
     for variable in dirtyVariables {
@@ -30,8 +26,6 @@ extension Solver {
 
   // MARK: - Whole-system operations
 
-  @_specialize(exported:true,where Tableau == SparseTableau)
-  @_specialize(exported:true,where Tableau == DenseTableau)
   public mutating func solveFromScratch() throws(SolverError) {
     let constraints = records.indices.compactMap { index in
       records[index].map { (ConstraintID(index), $0.constraint) }
@@ -64,8 +58,6 @@ extension Solver {
     }
   }
 
-  @_specialize(exported:true,where Tableau == SparseTableau)
-  @_specialize(exported:true,where Tableau == DenseTableau)
   public mutating func reset() {
     var empty = tableau
     empty.removeAll()
@@ -131,23 +123,5 @@ extension Solver {
     case .free: prefix = "free"
     }
     return "\(prefix)\(symbol)"
-  }
-}
-
-/// The optimized solver: Cassowary on ``SparseTableau``, with a column index and flat storage.
-public typealias SparseSolver = Solver<SparseTableau>
-
-/// The baseline solver: the same algorithm on ``DenseTableau``, a dense rows × columns matrix.
-public typealias DenseSolver = Solver<DenseTableau>
-
-extension Solver where Tableau == SparseTableau {
-  /// An empty sparse solver.
-  public init() { self.init(tableau: SparseTableau()) }
-}
-
-extension Solver where Tableau == DenseTableau {
-  /// An empty dense solver that refuses to grow its matrix past `memoryBudget` bytes.
-  public init(memoryBudget: Int = DenseTableau.defaultMemoryBudget) {
-    self.init(tableau: DenseTableau(memoryBudget: memoryBudget))
   }
 }

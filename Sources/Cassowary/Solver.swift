@@ -76,8 +76,6 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     Int(id.rawValue) < records.count ? records[Int(id.rawValue)]?.constraint : nil
   }
 
-  @_specialize(exported:true,where Tableau == SparseTableau)
-  @_specialize(exported:true,where Tableau == DenseTableau)
   public mutating func add(_ id: ConstraintID, _ constraint: Constraint) throws(SolverError) {
     try validate(constraint)
     if let existing = self.constraint(id) { throw .duplicateConstraint(id, existing) }
@@ -101,8 +99,6 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     tableau.compactIfWasteful()
   }
 
-  @_specialize(exported:true,where Tableau == SparseTableau)
-  @_specialize(exported:true,where Tableau == DenseTableau)
   public mutating func remove(_ id: ConstraintID) throws(SolverError) {
     guard let record = Int(id.rawValue) < records.count ? records[Int(id.rawValue)] : nil else {
       throw .unknownConstraint(id)
@@ -145,12 +141,8 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
 
   // MARK: - Batches
 
-  @_specialize(exported:true,where Tableau == SparseTableau)
-  @_specialize(exported:true,where Tableau == DenseTableau)
   public mutating func beginBatch() { batchDepth += 1 }
 
-  @_specialize(exported:true,where Tableau == SparseTableau)
-  @_specialize(exported:true,where Tableau == DenseTableau)
   public mutating func endBatch() {
     precondition(batchDepth > 0, "endBatch() without beginBatch()")
     batchDepth -= 1

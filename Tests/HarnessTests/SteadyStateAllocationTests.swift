@@ -43,17 +43,6 @@ import Testing
     try Self.churn(&solver, system, 300)
     let long = meter.stop().allocatedBytes
     let perOperation = long > short ? Double(long - short) / 400 : 0
-    let check = {
-      #expect(perOperation == 0, "\(kind): \(perOperation) bytes allocated per operation")
-    }
-    if kind == .flat {
-      check()
-    } else {
-      // Known: called from another module, the generic solver code is not specialized and boxes
-      // closure captures (48 bytes per operation where values propagate through definitions).
-      // The bench, which specializes its calls, measures none. Concrete solver types will fix
-      // it; this marker then fails the test, so it must be removed.
-      withKnownIssue("unspecialized generic calls allocate closure contexts") { check() }
-    }
+    #expect(perOperation == 0, "\(kind): \(perOperation) bytes allocated per operation")
   }
 }
