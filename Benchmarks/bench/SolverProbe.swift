@@ -89,6 +89,7 @@ struct SolverProbe: ParsableCommand {
     // Warm up, then time and count allocations in steady state.
     let widths = [system.rootWidths.portrait, system.rootWidths.landscape]
     for index in 0..<4 { try? solver.suggestValue(system.rootWidth, widths[index % 2]) }
+    let idle = AllocationMeter().stop().allocatedBytes  // the meter's own fixed cost
     var meter = AllocationMeter()
     let suggest = clock.measure {
       for index in 0..<repetitions {
@@ -96,7 +97,8 @@ struct SolverProbe: ParsableCommand {
         solver.forEachChangedValue { _, _ in }
       }
     }
-    let suggestAllocations = meter.stop().allocatedBytes
+    let suggestBytes = meter.stop().allocatedBytes
+    let suggestAllocations = suggestBytes - min(idle, suggestBytes)
     let constant = solver.constraint(system.middleSpacing)?.expression.constant ?? 0
     for index in 0..<4 {
       try? solver.setConstant(system.middleSpacing, constant - Double(index % 2))
@@ -108,7 +110,8 @@ struct SolverProbe: ParsableCommand {
         solver.forEachChangedValue { _, _ in }
       }
     }
-    let changeAllocations = meter.stop().allocatedBytes
+    let changeBytes = meter.stop().allocatedBytes
+    let changeAllocations = changeBytes - min(idle, changeBytes)
 
     for (id, _) in system.constraints { try? solver.remove(id) }
     try? solver.removeEditVariable(system.rootWidth)
