@@ -1,9 +1,7 @@
 extension Solver {
   // MARK: - Edit variables
 
-  public func hasEditVariable(_ variable: Variable) -> Bool {
-    Int(variable.id) < edits.count && edits[Int(variable.id)] != nil
-  }
+  public func hasEditVariable(_ variable: Variable) -> Bool { editRecord(variable) != nil }
 
   public mutating func addEditVariable(
     _ variable: Variable, priority: Priority
@@ -34,12 +32,8 @@ extension Solver {
   }
 
   public mutating func removeEditVariable(_ variable: Variable) throws(SolverError) {
-    guard let edit = Int(variable.id) < edits.count ? edits[Int(variable.id)] : nil else {
-      throw .unknownEditVariable(variable)
-    }
-    flushIfBatching()
-    removeRow(edit.tag)
-    releaseLevel(edit.tag.priority)
+    guard let edit = editRecord(variable) else { throw .unknownEditVariable(variable) }
+    removeTagged(edit.tag)
     edits[Int(variable.id)] = nil
     variableUses[Int(variable.id)] -= 1
     if variableUses[Int(variable.id)] == 0 { retire(variable) }
@@ -48,9 +42,7 @@ extension Solver {
   }
 
   public mutating func suggestValue(_ variable: Variable, _ value: Double) throws(SolverError) {
-    guard let edit = Int(variable.id) < edits.count ? edits[Int(variable.id)] : nil else {
-      throw .unknownEditVariable(variable)
-    }
+    guard let edit = editRecord(variable) else { throw .unknownEditVariable(variable) }
     guard value.isFinite else { throw .nonFinite("the value suggested for \(variable)") }
     flushIfBatching()
     // The edit constraint is `variable − value == 0`: its constant moves by −Δvalue.
@@ -72,9 +64,7 @@ extension Solver {
   // MARK: - Constants and priorities in place
 
   public mutating func setConstant(_ id: ConstraintID, _ constant: Double) throws(SolverError) {
-    guard let record = Int(id.rawValue) < records.count ? records[Int(id.rawValue)] : nil else {
-      throw .unknownConstraint(id)
-    }
+    guard let record = record(id) else { throw .unknownConstraint(id) }
     guard constant.isFinite else { throw .nonFinite("the constant \(constant) for \(id)") }
     let delta = constant - record.constraint.expression.constant
     guard delta != 0 else { return }
@@ -103,9 +93,7 @@ extension Solver {
   }
 
   public mutating func setPriority(_ id: ConstraintID, _ priority: Priority) throws(SolverError) {
-    guard let record = Int(id.rawValue) < records.count ? records[Int(id.rawValue)] : nil else {
-      throw .unknownConstraint(id)
-    }
+    guard let record = record(id) else { throw .unknownConstraint(id) }
     guard priority.isValid else { throw .invalidPriority(priority) }
     let old = record.constraint.priority
     guard priority != old else { return }

@@ -68,12 +68,25 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
 
   // MARK: - Constraints
 
-  public func contains(_ id: ConstraintID) -> Bool {
-    Int(id.rawValue) < records.count && records[Int(id.rawValue)] != nil
+  public func contains(_ id: ConstraintID) -> Bool { record(id) != nil }
+
+  public func constraint(_ id: ConstraintID) -> Constraint? { record(id)?.constraint }
+
+  /// The record of constraint `id`, if it is in the solver.
+  func record(_ id: ConstraintID) -> ConstraintRecord? {
+    Int(id.rawValue) < records.count ? records[Int(id.rawValue)] : nil
   }
 
-  public func constraint(_ id: ConstraintID) -> Constraint? {
-    Int(id.rawValue) < records.count ? records[Int(id.rawValue)]?.constraint : nil
+  /// The record of edit variable `variable`, if it is one.
+  func editRecord(_ variable: Variable) -> EditRecord? {
+    Int(variable.id) < edits.count ? edits[Int(variable.id)] : nil
+  }
+
+  /// Takes a constraint's row (or an edit's) out of the tableau and releases its level.
+  mutating func removeTagged(_ tag: Tag) {
+    flushIfBatching()
+    removeRow(tag)
+    releaseLevel(tag.priority)
   }
 
   public mutating func add(_ id: ConstraintID, _ constraint: Constraint) throws(SolverError) {
@@ -100,12 +113,8 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   }
 
   public mutating func remove(_ id: ConstraintID) throws(SolverError) {
-    guard let record = Int(id.rawValue) < records.count ? records[Int(id.rawValue)] : nil else {
-      throw .unknownConstraint(id)
-    }
-    flushIfBatching()
-    removeRow(record.tag)
-    releaseLevel(record.tag.priority)
+    guard let record = record(id) else { throw .unknownConstraint(id) }
+    removeTagged(record.tag)
     records[Int(id.rawValue)] = nil
     constraintCount -= 1
     releaseVariables(of: record.constraint.expression)
