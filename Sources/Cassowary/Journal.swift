@@ -25,7 +25,7 @@ struct Journal {
   var createdLevels: [Float] = []
   var pivotCount = 0
 
-  mutating func begin(rowCount: Int) {
+  mutating func begin() {
     precondition(!isActive, "transactions do not nest")
     isActive = true
     epoch &+= 1
@@ -58,7 +58,7 @@ struct Journal {
 extension Solver {
   /// Starts a transaction: until ``commit()`` or ``rollback()``, changes are logged.
   mutating func beginTransaction() {
-    journal.begin(rowCount: rowSubject.count)
+    journal.begin()
     journal.pivotCount = pivotCount
   }
 

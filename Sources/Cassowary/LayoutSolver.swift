@@ -58,10 +58,6 @@ extension LayoutSolver {
     return try body(&self)
   }
 
-  /// Adds `constraint` under `id` (the labelled spelling).
-  public mutating func add(_ constraint: Constraint, id: ConstraintID) throws(SolverError) {
-    try add(id, constraint)
-  }
 }
 
 /// The size of a solver's tableau.

@@ -79,7 +79,7 @@ extension Solver {
         let conflicts = requiredOwners(of: row)
         rollback()
         throw SolverError.unsatisfiable(id, changed, conflicts: conflicts).named(
-          id, changed, in: self)
+          id, changed)
       }
       commit()
     } else {
@@ -120,7 +120,7 @@ extension Solver {
         addObjectiveEffects(of: tag, sign: 1)
       } catch {
         rollback()
-        throw error.named(id, changed, in: self)
+        throw error.named(id, changed)
       }
       commit()
       retainLevel(tag.priority)
@@ -143,20 +143,16 @@ extension Solver {
     } else if tag.other >= 0, basicRow[Int(tag.other)] >= 0 {
       changeConstant(of: basicRow[Int(tag.other)], by: shift)
     } else {
-      var rows = changedRows
-      changedRows = []
-      rows.removeAll(keepingCapacity: true)
+      // Each row holding the marker, with the marker's coefficient there (a row in `symbol`).
       var coefficients = scratchCells
       scratchCells = []
       coefficients.removeAll(keepingCapacity: true)
       tableau.forEachRow(containing: tag.marker) { row, coefficient in
-        rows.append(row)
         coefficients.append(Cell(symbol: row, coefficient: coefficient))
       }
       for cell in coefficients where rowSubject[Int(cell.symbol)] >= 0 {
         changeConstant(of: cell.symbol, by: cell.coefficient * shift)
       }
-      changedRows = rows
       scratchCells = coefficients
     }
   }

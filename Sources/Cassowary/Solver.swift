@@ -99,7 +99,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
       tag = try addRow(for: constraint, owner: id.rawValue)
     } catch {
       rollback()
-      throw error.named(id, constraint, in: self)
+      throw error.named(id, constraint)
     }
     commit()
     addObjectiveEffects(of: tag, sign: 1)
@@ -469,7 +469,7 @@ struct LevelCost {
 
 extension SolverError {
   /// The error with the failed constraint's id filled in.
-  func named<T>(_ id: ConstraintID, _ constraint: Constraint, in solver: Solver<T>) -> SolverError {
+  func named(_ id: ConstraintID, _ constraint: Constraint) -> SolverError {
     if case .unsatisfiable(_, _, let conflicts) = self {
       var others = conflicts
       others[id] = nil
