@@ -9,6 +9,7 @@ let package = Package(
   name: "LayoutBench",
   products: [
     .library(name: "Cassowary", targets: ["Cassowary"]),
+    .library(name: "AutoLayout", targets: ["AutoLayout"]),
     .library(name: "Harness", targets: ["Harness"]),
     .library(name: "Scenes", targets: ["Scenes"]),
     .executable(name: "bench", targets: ["bench"]),
@@ -24,6 +25,9 @@ let package = Package(
       name: "Cassowary",
       dependencies: [.product(name: "HeapModule", package: "swift-collections")]
     ),
+
+    // The Auto Layout model: views, guides, anchors, constraints, the two passes, diagnostics.
+    .target(name: "AutoLayout", dependencies: ["Cassowary"]),
 
     // Generated workloads: constraint systems and, later, view trees from the cookbook recipes.
     .target(name: "Scenes", dependencies: ["Cassowary"]),
@@ -57,6 +61,7 @@ let package = Package(
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),
+    .testTarget(name: "AutoLayoutTests", dependencies: ["AutoLayout", "Cassowary"]),
     .testTarget(name: "HarnessTests", dependencies: ["Harness", "Scenes", "Cassowary"]),
   ]
 )

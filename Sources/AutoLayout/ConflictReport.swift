@@ -1,0 +1,66 @@
+import Cassowary
+
+/// One recovery from unsatisfiable required constraints: what conflicted, what was broken, and
+/// the message logged, in UIKit's words.
+public struct ConflictReport {
+  /// The mutually exclusive required constraints, the one being added or changed last.
+  public let constraints: [LayoutConstraint]
+  /// The constraint the engine broke: it stays active, held as the strongest optional
+  /// constraint so that it still pulls.
+  public let broken: LayoutConstraint
+  /// The message as logged.
+  public let message: String
+}
+
+extension LayoutEngine {
+  /// Breaks `constraint`, which cannot hold with the required constraints `others`: records and
+  /// logs the conflict as UIKit does. The caller re-adds it at ``brokenPriority``.
+  ///
+  /// UIKit asks the view which constraint to break; without that delegate its engine breaks the
+  /// one being added. This engine always breaks the constraint being added or changed, so the
+  /// choice is deterministic.
+  func recover(
+    breaking constraint: LayoutConstraint, conflictingWith others: [ConstraintID: Constraint]
+  ) {
+    constraint.isBroken = true
+    var set = others.keys.sorted().compactMap { id -> LayoutConstraint? in
+      let index = Int(id.rawValue)
+      return index < installed.count ? installed[index] : nil
+    }
+    set.removeAll { $0 === constraint }
+    set.append(constraint)
+    let message = Self.unsatisfiableMessage(set, broken: constraint)
+    conflicts.append(ConflictReport(constraints: set, broken: constraint, message: message))
+    statistics.conflicts += 1
+    logHandler(message)
+  }
+
+  /// UIKit's "Unable to simultaneously satisfy constraints." log, naming this library's types.
+  static func unsatisfiableMessage(_ constraints: [LayoutConstraint], broken: LayoutConstraint)
+    -> String
+  {
+    let autoresizing = constraints.contains {
+      if case .autoresizingMask = $0.kind { return true } else { return false }
+    }
+    var lines = [
+      "[LayoutConstraints] Unable to simultaneously satisfy constraints.",
+      "\tProbably at least one of the constraints in the following list is one you don't want. ",
+      "\tTry this: ",
+      "\t\t(1) look at each constraint and try to figure out which you don't expect; ",
+      "\t\t(2) find the code that added the unwanted constraint or constraints and fix it. ",
+    ]
+    if autoresizing {
+      lines.append(
+        "\t(Note: If you're seeing AutoresizingMaskLayoutConstraints that you don't understand, "
+          + "refer to the documentation for the View property "
+          + "translatesAutoresizingMaskIntoConstraints) ")
+    }
+    lines.append("(")
+    lines.append(constraints.map { "    \"\($0)\"" }.joined(separator: ",\n"))
+    lines += [
+      ")", "", "Will attempt to recover by breaking constraint ", "\(broken)", "",
+      "Read LayoutEngine.conflicts, or set LayoutEngine.logHandler, to catch this in code.",
+    ]
+    return lines.joined(separator: "\n")
+  }
+}

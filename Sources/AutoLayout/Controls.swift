@@ -1,0 +1,104 @@
+/// Text metrics for the model's controls: a deterministic stand-in for a font, so that text
+/// lengths give reproducible intrinsic sizes and baselines on every machine.
+public struct FontMetrics: Hashable, Sendable {
+  /// The point size.
+  public var pointSize: Double
+
+  /// A font of `pointSize` points (17, UIKit's body size, by default).
+  public init(pointSize: Double = 17) { self.pointSize = pointSize }
+
+  /// The advance of one character: half the point size.
+  public var characterWidth: Double { pointSize / 2 }
+  /// The height of one line, rounded up to half a point (20.5 at 17 points, as UIKit's label).
+  public var lineHeight: Double { (pointSize * 1.2 * 2).rounded(.up) / 2 }
+  /// The distance from the top of a line to its baseline.
+  public var ascender: Double { (pointSize * 0.95 * 2).rounded() / 2 }
+
+  /// The width of `text` on one line.
+  public func width(of text: String) -> Double {
+    (Double(text.count) * characterWidth).rounded(.up)
+  }
+}
+
+/// A one-line label: its intrinsic size is its text's, it hugs at 251 as Interface Builder's
+/// labels do, and its baselines come from its font.
+open class Label: View {
+  /// The text; changing it invalidates the intrinsic content size.
+  public var text: String {
+    didSet { if text != oldValue { invalidateIntrinsicContentSize() } }
+  }
+  /// The font; changing it invalidates the intrinsic content size and moves the baselines.
+  public var font: FontMetrics {
+    didSet {
+      guard font != oldValue else { return }
+      invalidateIntrinsicContentSize()
+      updateBaselines()
+    }
+  }
+
+  /// A label showing `text`, positioned by constraints (its autoresizing mask is not translated).
+  public init(_ text: String = "", font: FontMetrics = FontMetrics()) {
+    self.text = text
+    self.font = font
+    super.init()
+    translatesAutoresizingMaskIntoConstraints = false
+    setContentHuggingPriority(251, for: .horizontal)
+    setContentHuggingPriority(251, for: .vertical)
+    updateBaselines()
+  }
+
+  open override var intrinsicContentSize: Size {
+    Size(width: font.width(of: text), height: font.lineHeight)
+  }
+
+  func updateBaselines() {
+    firstBaselineOffsetFromTop = font.ascender
+    baselineOffsetFromBottom = font.lineHeight - font.ascender
+  }
+
+  public override var layoutDescription: String { "\(super.layoutDescription)'\(text)'" }
+}
+
+/// A one-line text field: a label's text inside a 7-point inset, 34 points high at 17 points.
+open class TextField: Label {
+  /// The horizontal padding on each side of the text.
+  public static let padding = 7.0
+
+  open override var intrinsicContentSize: Size {
+    Size(width: font.width(of: text) + 2 * Self.padding, height: font.lineHeight + 13.5)
+  }
+
+  /// A text field showing `text`, positioned by constraints; it hugs at 250 like UIKit's.
+  public override init(_ text: String = "", font: FontMetrics = FontMetrics()) {
+    super.init(text, font: font)
+    setContentHuggingPriority(250, for: .horizontal)
+    setContentHuggingPriority(250, for: .vertical)
+  }
+
+  override func updateBaselines() {
+    firstBaselineOffsetFromTop = font.ascender + 6.75
+    baselineOffsetFromBottom = font.lineHeight - font.ascender + 6.75
+  }
+}
+
+/// A button with a title: the title inside 15 points of padding, 30 points high at 15 points.
+open class Button: Label {
+  /// The horizontal padding on each side of the title.
+  public static let padding = 15.0
+
+  open override var intrinsicContentSize: Size {
+    Size(width: font.width(of: text) + 2 * Self.padding, height: 30)
+  }
+
+  /// A button titled `title`, positioned by constraints.
+  public override init(_ title: String = "", font: FontMetrics = FontMetrics(pointSize: 15)) {
+    super.init(title, font: font)
+    setContentHuggingPriority(250, for: .horizontal)
+    setContentHuggingPriority(250, for: .vertical)
+  }
+
+  override func updateBaselines() {
+    firstBaselineOffsetFromTop = (30 - font.lineHeight) / 2 + font.ascender
+    baselineOffsetFromBottom = 30 - firstBaselineOffsetFromTop
+  }
+}

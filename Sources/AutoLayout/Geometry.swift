@@ -1,0 +1,116 @@
+/// A point in a view's coordinate space, in points.
+public struct Point: Hashable, Sendable, CustomStringConvertible {
+  public var x: Double
+  public var y: Double
+
+  /// The point (`x`, `y`).
+  public init(x: Double, y: Double) {
+    self.x = x
+    self.y = y
+  }
+
+  /// (0, 0).
+  public static let zero = Point(x: 0, y: 0)
+
+  public var description: String { "(\(formatted(x)), \(formatted(y)))" }
+}
+
+/// A width and a height, in points.
+public struct Size: Hashable, Sendable, CustomStringConvertible {
+  public var width: Double
+  public var height: Double
+
+  /// The size `width` × `height`.
+  public init(width: Double, height: Double) {
+    self.width = width
+    self.height = height
+  }
+
+  /// 0 × 0.
+  public static let zero = Size(width: 0, height: 0)
+
+  public var description: String { "(\(formatted(width)), \(formatted(height)))" }
+}
+
+/// A rectangle: an origin and a size, in points.
+public struct Rect: Hashable, Sendable, CustomStringConvertible {
+  public var origin: Point
+  public var size: Size
+
+  /// The rectangle at `origin` of `size`.
+  public init(origin: Point, size: Size) {
+    self.origin = origin
+    self.size = size
+  }
+
+  /// The rectangle at (`x`, `y`) of `width` × `height`.
+  public init(x: Double, y: Double, width: Double, height: Double) {
+    self.init(origin: Point(x: x, y: y), size: Size(width: width, height: height))
+  }
+
+  /// The empty rectangle at the origin.
+  public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
+
+  public var minX: Double { origin.x }
+  public var minY: Double { origin.y }
+  public var maxX: Double { origin.x + size.width }
+  public var maxY: Double { origin.y + size.height }
+  public var midX: Double { origin.x + size.width / 2 }
+  public var midY: Double { origin.y + size.height / 2 }
+  public var width: Double { size.width }
+  public var height: Double { size.height }
+
+  /// The rectangle with each edge moved inwards by `insets`.
+  public func inset(by insets: EdgeInsets) -> Rect {
+    Rect(
+      x: minX + insets.left, y: minY + insets.top,
+      width: width - insets.left - insets.right, height: height - insets.top - insets.bottom)
+  }
+
+  /// The same rectangle with every coordinate rounded to `scale` (1e-6 by default), so that
+  /// frames from different solvers compare and hash alike.
+  public func rounded(toMultipleOf scale: Double = 1e-6) -> Rect {
+    func round(_ value: Double) -> Double {
+      let result = (value / scale).rounded() * scale
+      return result == 0 ? 0 : result
+    }
+    return Rect(x: round(minX), y: round(minY), width: round(width), height: round(height))
+  }
+
+  public var description: String {
+    "(\(formatted(minX)), \(formatted(minY)), \(formatted(width)), \(formatted(height)))"
+  }
+}
+
+/// Distances inwards from each edge of a rectangle: margins, alignment-rect insets, safe areas.
+public struct EdgeInsets: Hashable, Sendable, CustomStringConvertible {
+  public var top: Double
+  public var left: Double
+  public var bottom: Double
+  public var right: Double
+
+  /// Insets of the given sizes, in UIKit's order.
+  public init(top: Double, left: Double, bottom: Double, right: Double) {
+    self.top = top
+    self.left = left
+    self.bottom = bottom
+    self.right = right
+  }
+
+  /// The same inset on every edge.
+  public init(all inset: Double) { self.init(top: inset, left: inset, bottom: inset, right: inset) }
+
+  /// No insets.
+  public static let zero = EdgeInsets(all: 0)
+
+  public var description: String {
+    "{\(formatted(top)), \(formatted(left)), \(formatted(bottom)), \(formatted(right))}"
+  }
+}
+
+/// `8` rather than `8.0`, as UIKit's descriptions write whole numbers; `-0` as `0`.
+func formatted(_ value: Double) -> String {
+  if value == 0 { return "0" }
+  if abs(value) < 1e15, Double(Int64(value)) == value { return String(Int64(value)) }
+  return String(value)
+}

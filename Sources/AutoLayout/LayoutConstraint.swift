@@ -1,0 +1,313 @@
+import Cassowary
+
+/// A relation between two layout attributes, as Auto Layout writes it:
+/// `firstItem.firstAttribute relation multiplier × secondItem.secondAttribute + constant`,
+/// held at `priority`.
+///
+/// Only ``constant``, ``priority``, ``identifier`` and ``isActive`` change after creation. Changing
+/// the constant of an active constraint updates the solver in place (no removal and re-adding);
+/// changing its priority re-weights it (between required and optional the solver rebuilds the one
+/// row and rolls back on a conflict).
+public final class LayoutConstraint {
+  /// Constraints the model makes for itself, which print under their own class names.
+  enum Kind: Equatable {
+    /// Made by a client, or by the model with an identifier (margins, stack views).
+    case standard
+    /// From `translatesAutoresizingMaskIntoConstraints`, with UIKit's `h=… v=…` mask spelling.
+    case autoresizingMask(String)
+    /// From the intrinsic content size: growth is penalized at the hugging priority and
+    /// shrinkage at the compression resistance priority.
+    case contentSize(hugging: LayoutPriority, compressionResistance: LayoutPriority)
+  }
+
+  /// The item on the left side.
+  public private(set) weak var firstItem: LayoutItem?
+  /// The attribute of the first item.
+  public let firstAttribute: LayoutAttribute
+  /// How the two sides compare.
+  public let relation: LayoutRelation
+  /// The item on the right side, if any.
+  public private(set) weak var secondItem: LayoutItem?
+  /// The attribute of the second item (`notAnAttribute` when there is none).
+  public let secondAttribute: LayoutAttribute
+  /// What the second attribute is multiplied by.
+  public let multiplier: Double
+  /// What is added to the right side. Changing it on an active constraint updates the solver in
+  /// place.
+  public var constant: Double {
+    didSet {
+      guard constant != oldValue else { return }
+      precondition(constant.isFinite, LayoutError.notFinite(self, "constant", constant).message)
+      engine?.constantDidChange(self)
+    }
+  }
+  /// How strongly the constraint should hold, in (0, 1000].
+  public var priority: LayoutPriority {
+    get { storedPriority }
+    set {
+      precondition(newValue.isValid, LayoutError.invalidPriority(newValue).message)
+      guard newValue != storedPriority else { return }
+      storedPriority = newValue
+      engine?.priorityDidChange(self)
+    }
+  }
+  /// A name for the constraint in descriptions and logs.
+  public var identifier: String?
+
+  var kind: Kind
+  var storedPriority: LayoutPriority
+  var active = false
+  /// The engine the constraint is installed in, and its solver ids (the second only for
+  /// content-size constraints, which lower to two inequalities).
+  weak var engine: LayoutEngine?
+  var solverID: Int32 = -1
+  var secondSolverID: Int32 = -1
+  /// Whether the engine broke this required constraint to recover from a conflict: it is held
+  /// as the strongest optional constraint instead.
+  public internal(set) var isBroken = false
+
+  init(
+    kind: Kind, _ firstItem: LayoutItem, _ firstAttribute: LayoutAttribute,
+    _ relation: LayoutRelation, _ secondItem: LayoutItem?, _ secondAttribute: LayoutAttribute,
+    multiplier: Double, constant: Double, priority: LayoutPriority = .required,
+    identifier: String? = nil
+  ) {
+    self.kind = kind
+    self.firstItem = firstItem
+    self.firstAttribute = firstAttribute
+    self.relation = relation
+    self.secondItem = secondItem
+    self.secondAttribute = secondAttribute
+    self.multiplier = multiplier
+    self.constant = constant
+    self.storedPriority = priority
+    self.identifier = identifier
+  }
+
+  /// The constraint `item1.attr1 relation multiplier × item2.attr2 + constant` at priority 1000,
+  /// checked with UIKit's rules: a size never pairs with a location, a horizontal location never
+  /// with a vertical one, leading/trailing never with left/right, and a location never equals a
+  /// constant.
+  public convenience init(
+    item view1: LayoutItem, attribute attr1: LayoutAttribute, relatedBy relation: LayoutRelation,
+    toItem view2: LayoutItem?, attribute attr2: LayoutAttribute, multiplier: Double = 1,
+    constant: Double = 0
+  ) throws(LayoutError) {
+    try Self.validate(view1, attr1, view2, attr2, multiplier, constant)
+    self.init(
+      kind: .standard, view1, attr1, relation, view2, attr2, multiplier: multiplier,
+      constant: constant)
+  }
+
+  static func validate(
+    _ view1: LayoutItem, _ attr1: LayoutAttribute, _ view2: LayoutItem?,
+    _ attr2: LayoutAttribute, _ multiplier: Double, _ constant: Double
+  ) throws(LayoutError) {
+    guard attr1 != .notAnAttribute else {
+      throw .missingAttribute("The first attribute cannot be notAnAttribute")
+    }
+    guard multiplier.isFinite, constant.isFinite else {
+      throw LayoutError(
+        kind: .notFinite,
+        message: "\(view1.layoutDescription).\(attr1): constant \(constant) or multiplier "
+          + "\(multiplier) is not finite! That's illegal.")
+    }
+    guard let view2 else {
+      guard attr2 == .notAnAttribute else {
+        throw .missingAttribute("A second attribute (\(attr2)) needs a second item")
+      }
+      if !attr1.isDimension { throw .locationEqualToConstant(view1) }
+      return
+    }
+    guard attr2 != .notAnAttribute else {
+      throw .missingAttribute("A second item (\(view2)) needs a second attribute")
+    }
+    if attr1.isDimension != attr2.isDimension { throw .invalidPairing(attr1, attr2) }
+    if attr1.isDimension { return }
+    if attr1.axis != attr2.axis { throw .invalidPairing(attr1, attr2) }
+    if (attr1.isDirectional && attr2.isAbsoluteHorizontal)
+      || (attr1.isAbsoluteHorizontal && attr2.isDirectional)
+    {
+      throw .directionalMismatch
+    }
+    if multiplier == 0 { throw .locationEqualToConstant(view1) }
+  }
+
+  static func fromAnchors(
+    _ view1: LayoutItem, _ attr1: LayoutAttribute, _ relation: LayoutRelation,
+    _ view2: LayoutItem?, _ attr2: LayoutAttribute, _ multiplier: Double, _ constant: Double
+  ) -> LayoutConstraint {
+    do {
+      try validate(view1, attr1, view2, attr2, multiplier, constant)
+    } catch {
+      preconditionFailure(error.message)
+    }
+    return LayoutConstraint(
+      kind: .standard, view1, attr1, relation, view2, attr2, multiplier: multiplier,
+      constant: constant)
+  }
+
+  /// Whether the constraint takes part in layout. Activating adds it to the engine of its items'
+  /// common hierarchy (UIKit raises when there is none; so does this setter, with UIKit's
+  /// message: use ``activateChecked(_:)`` to get the error instead).
+  public var isActive: Bool {
+    get { active }
+    set { newValue ? Self.activate([self]) : Self.deactivate([self]) }
+  }
+
+  /// The same constraint at another priority, for chaining: `a.constraint(…).withPriority(250)`.
+  public func withPriority(_ priority: LayoutPriority) -> LayoutConstraint {
+    self.priority = priority
+    return self
+  }
+
+  /// The same constraint with an identifier, for chaining.
+  public func withIdentifier(_ identifier: String) -> LayoutConstraint {
+    self.identifier = identifier
+    return self
+  }
+}
+
+// MARK: - Activation
+
+extension LayoutConstraint {
+  /// Activates every constraint in one solver batch, as UIKit's `activate(_:)`; stops the
+  /// program with UIKit's message when one cannot be activated.
+  public static func activate(_ constraints: [LayoutConstraint]) {
+    do {
+      try activateChecked(constraints)
+    } catch {
+      preconditionFailure(error.message)
+    }
+  }
+
+  /// Activates every constraint in one solver batch, or throws and activates none when one of
+  /// them cannot be (its items have no common ancestor).
+  public static func activateChecked(_ constraints: [LayoutConstraint]) throws(LayoutError) {
+    var hosts: [View] = []
+    hosts.reserveCapacity(constraints.count)
+    for constraint in constraints {
+      hosts.append(try constraint.commonAncestor())
+    }
+    var engine: LayoutEngine?
+    for (constraint, host) in zip(constraints, hosts) where !constraint.active {
+      let hostEngine = host.rootView.ensureEngine()
+      if hostEngine !== engine {
+        engine?.endBatch()
+        engine = hostEngine
+        hostEngine.beginBatch()
+      }
+      constraint.attach()
+      hostEngine.install(constraint)
+    }
+    engine?.endBatch()
+  }
+
+  /// Deactivates every constraint in one solver batch.
+  public static func deactivate(_ constraints: [LayoutConstraint]) {
+    var engine: LayoutEngine?
+    for constraint in constraints where constraint.active {
+      if let installed = constraint.engine, installed !== engine {
+        engine?.endBatch()
+        engine = installed
+        installed.beginBatch()
+      }
+      constraint.detach()
+      constraint.engine?.uninstall(constraint)
+    }
+    engine?.endBatch()
+  }
+
+  /// The closest view that contains both items (a layout guide counts as its owning view).
+  func commonAncestor() throws(LayoutError) -> View {
+    guard let first = firstItem, let firstHost = first.hostView else {
+      throw noCommonAncestor()
+    }
+    guard let second = secondItem else { return firstHost }
+    guard let secondHost = second.hostView,
+      let ancestor = firstHost.closestCommonAncestor(secondHost)
+    else { throw noCommonAncestor() }
+    return ancestor
+  }
+
+  private func noCommonAncestor() -> LayoutError {
+    .noCommonAncestor(
+      firstItem.map { "\"\($0.layoutDescription).\(firstAttribute)\"" } ?? "nil",
+      secondItem.map { "\"\($0.layoutDescription).\(secondAttribute)\"" } ?? "nil")
+  }
+
+  /// Marks the constraint active and lists it on its items.
+  func attach() {
+    active = true
+    firstItem?.activeConstraints.append(self)
+    if let secondItem, secondItem !== firstItem { secondItem.activeConstraints.append(self) }
+  }
+
+  /// Marks the constraint inactive and takes it off its items' lists.
+  func detach() {
+    active = false
+    firstItem?.forget(self)
+    if let secondItem, secondItem !== firstItem { secondItem.forget(self) }
+  }
+}
+
+extension LayoutItem {
+  func forget(_ constraint: LayoutConstraint) {
+    if let index = activeConstraints.lastIndex(where: { $0 === constraint }) {
+      activeConstraints.remove(at: index)
+    }
+  }
+}
+
+// MARK: - Description
+
+extension LayoutConstraint: CustomStringConvertible {
+  /// UIKit's form: `<LayoutConstraint:0x… 'id' Label:0x….leading == View:0x….leadingMargin + 8
+  /// priority:750   (active)>`.
+  public var description: String {
+    var parts = ["<\(className):\(address(of: self))"]
+    if let identifier { parts.append("'\(identifier)'") }
+    if case .autoresizingMask(let mask) = kind { parts.append(mask) }
+    parts.append(body)
+    if case .contentSize(let hugging, let resistance) = kind {
+      parts.append("Hug:\(hugging) CompressionResistance:\(resistance)")
+    } else if !storedPriority.isRequired {
+      parts.append("priority:\(formatG(Double(storedPriority.rawValue)))")
+    }
+    parts.append("  (\(active ? "active" : "inactive"))>")
+    return parts.joined(separator: " ")
+  }
+
+  private var className: String {
+    switch kind {
+    case .standard: "LayoutConstraint"
+    case .autoresizingMask: "AutoresizingMaskLayoutConstraint"
+    case .contentSize: "ContentSizeLayoutConstraint"
+    }
+  }
+
+  private func name(_ attribute: LayoutAttribute) -> String {
+    guard case .autoresizingMask = kind else { return attribute.description }
+    switch attribute {
+    case .left: return "minX"
+    case .right: return "maxX"
+    case .top: return "minY"
+    case .bottom: return "maxY"
+    default: return attribute.description
+    }
+  }
+
+  /// `a.width == 0.5*b.width + 10`: a multiplier of 1 and a constant of 0 are left out.
+  var body: String {
+    var text = "\(firstItem?.layoutDescription ?? "nil").\(name(firstAttribute)) \(relation)"
+    if let secondItem {
+      text += " "
+      if multiplier != 1 { text += "\(formatG(multiplier))*" }
+      text += "\(secondItem.layoutDescription).\(name(secondAttribute))"
+      if constant != 0 { text += (constant < 0 ? " - " : " + ") + formatG(abs(constant)) }
+    } else {
+      text += " " + formatG(constant)
+    }
+    return text
+  }
+}

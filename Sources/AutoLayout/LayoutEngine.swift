@@ -1,0 +1,413 @@
+import Cassowary
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Which solver an engine drives: the optimized sparse one or the dense baseline.
+public enum SolverKind: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+  case sparse
+  case dense
+
+  public var description: String { rawValue }
+
+  func makeSolver() -> any LayoutSolver {
+    switch self {
+    case .sparse: SparseSolver()
+    case .dense: DenseSolver()
+    }
+  }
+}
+
+/// Counters an engine keeps about its work, for the harness: it reads them before and after a
+/// phase and reports the difference.
+public struct LayoutStatistics: Equatable, Sendable {
+  /// Constraints added to the solver (content-size constraints count once).
+  public var constraintsAdded = 0
+  /// Constraints removed from the solver.
+  public var constraintsRemoved = 0
+  /// Constants changed in place.
+  public var constantsChanged = 0
+  /// Priorities changed in place.
+  public var prioritiesChanged = 0
+  /// Update-constraints passes run.
+  public var updateConstraintsPasses = 0
+  /// Layout passes run.
+  public var layoutPasses = 0
+  /// Frames written by layout passes.
+  public var framesWritten = 0
+  /// Conflicts recovered from by breaking a required constraint.
+  public var conflicts = 0
+  /// Time spent changing and optimizing the solver.
+  public var solverNanoseconds: UInt64 = 0
+  /// Time spent writing frames in layout passes.
+  public var frameNanoseconds: UInt64 = 0
+
+  /// An all-zero record.
+  public init() {}
+}
+
+/// The solver behind one view hierarchy (UIKit keeps one per window): it gives items their
+/// variables, lowers constraints into solver rows, and recovers from conflicts as UIKit does.
+///
+/// A root view makes its engine when a constraint in its tree is first activated.
+public final class LayoutEngine {
+  /// The solver in use.
+  public let solverKind: SolverKind
+  var solver: any LayoutSolver
+  /// Installed constraints by solver id.
+  var installed: [LayoutConstraint?] = []
+  var freeIDs: [Int32] = []
+  /// Items by variable block (block / 4).
+  var items: [Unmanaged<LayoutItem>?] = []
+  var freeBlocks: [Int32] = []
+  var batchDepth = 0
+  var batchStart: UInt64 = 0
+
+  /// What the engine has done so far.
+  public internal(set) var statistics = LayoutStatistics()
+  /// Every conflict recovered from, oldest first.
+  public internal(set) var conflicts: [ConflictReport] = []
+  /// Where conflict messages go; standard error by default.
+  public var logHandler: (String) -> Void = { message in
+    var line = message + "\n"
+    line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+  }
+
+  /// The priority a broken required constraint is held at: above every optional priority.
+  static let brokenPriority = LayoutPriority(Float(1000).nextDown)
+  /// The solver priority of a content hugging or compression resistance of 1000: the strongest
+  /// optional level (a content-size constraint is never a hard row).
+  static let strongestOptional = LayoutPriority(Float(1000).nextDown)
+
+  init(solverKind: SolverKind) {
+    self.solverKind = solverKind
+    self.solver = solverKind.makeSolver()
+  }
+
+  /// Figures about the solver's tableau.
+  public var solverStatistics: SolverStatistics { solver.statistics }
+
+  /// Rebuilds the solver's tableau from the installed constraints and solves it from scratch:
+  /// the full solve that incremental updates are compared with.
+  public func solveFromScratch() throws(SolverError) {
+    let start = monotonicNanoseconds()
+    defer { statistics.solverNanoseconds += monotonicNanoseconds() - start }
+    try solver.solveFromScratch()
+  }
+
+  // MARK: Batches
+
+  /// Defers the solver's optimization until the outermost ``endBatch()``.
+  public func beginBatch() {
+    if batchDepth == 0 { batchStart = monotonicNanoseconds() }
+    batchDepth += 1
+    solver.beginBatch()
+  }
+
+  /// Ends a batch; the outermost end optimizes.
+  public func endBatch() {
+    solver.endBatch()
+    batchDepth -= 1
+    if batchDepth == 0 { statistics.solverNanoseconds += monotonicNanoseconds() - batchStart }
+  }
+
+  /// Runs `body` with solver time counted (unless a batch already counts it).
+  func timed(_ body: () -> Void) {
+    guard batchDepth == 0 else { return body() }
+    let start = monotonicNanoseconds()
+    body()
+    statistics.solverNanoseconds += monotonicNanoseconds() - start
+  }
+
+  // MARK: Variables
+
+  /// The first of `item`'s four variables, giving it a block when it has none.
+  func block(for item: LayoutItem) -> Int32 {
+    if item.engineBlock >= 0 { return item.engineBlock }
+    let block: Int32
+    if let free = freeBlocks.popLast() {
+      block = free
+    } else {
+      block = Int32(items.count * 4)
+      items.append(nil)
+    }
+    items[Int(block / 4)] = Unmanaged.passUnretained(item)
+    item.engineBlock = block
+    item.didEnterEngine()
+    return block
+  }
+
+  func retain(_ item: LayoutItem) {
+    _ = block(for: item)
+    item.engineReferences += 1
+  }
+
+  func release(_ item: LayoutItem) {
+    item.engineReferences -= 1
+    guard item.engineReferences == 0 else { return }
+    items[Int(item.engineBlock / 4)] = nil
+    freeBlocks.append(item.engineBlock)
+    item.engineBlock = -1
+  }
+
+  /// The item's alignment rectangle in the root's superview space, if it has variables.
+  func alignmentRect(of item: LayoutItem) -> Rect? {
+    let base = item.engineBlock
+    guard base >= 0 else { return nil }
+    return Rect(
+      x: solver.value(of: Variable(id: base)), y: solver.value(of: Variable(id: base + 1)),
+      width: solver.value(of: Variable(id: base + 2)),
+      height: solver.value(of: Variable(id: base + 3)))
+  }
+
+  /// Calls `body` for each item whose variables changed since the last call (an item may come
+  /// more than once).
+  func forEachChangedItem(_ body: (LayoutItem) -> Void) {
+    let items = self.items
+    solver.forEachChangedValue { variable, _ in
+      let slot = Int(variable.id / 4)
+      if slot < items.count, let item = items[slot] { body(item.takeUnretainedValue()) }
+    }
+  }
+
+  /// The variable that holds `item`'s `index`-th coordinate (0 minX, 1 minY, 2 width, 3 height).
+  func variable(_ item: LayoutItem, _ index: Int32) -> Variable {
+    Variable(id: block(for: item) + index)
+  }
+
+  // MARK: Installing constraints
+
+  private func allocateID(_ constraint: LayoutConstraint) -> Int32 {
+    if let id = freeIDs.popLast() {
+      installed[Int(id)] = constraint
+      return id
+    }
+    installed.append(constraint)
+    return Int32(installed.count - 1)
+  }
+
+  private func freeID(_ id: Int32) {
+    installed[Int(id)] = nil
+    freeIDs.append(id)
+  }
+
+  /// Adds `constraint` to the solver. A required constraint that conflicts is broken, logged and
+  /// held at ``brokenPriority``, as UIKit recovers.
+  func install(_ constraint: LayoutConstraint) {
+    precondition(constraint.engine == nil, "constraint is already installed")
+    constraint.engine = self
+    forEachItem(of: constraint) { retain($0) }
+    let expression = lower(constraint)
+    statistics.constraintsAdded += 1
+    timed {
+      if case .contentSize(let hugging, let resistance) = constraint.kind {
+        let growth = allocateID(constraint)
+        let shrinkage = allocateID(constraint)
+        constraint.solverID = growth
+        constraint.secondSolverID = shrinkage
+        addOrFail(growth, Constraint(expression, .lessThanOrEqual, priority: optional(hugging)))
+        addOrFail(
+          shrinkage, Constraint(expression, .greaterThanOrEqual, priority: optional(resistance)))
+        return
+      }
+      let id = allocateID(constraint)
+      constraint.solverID = id
+      let lowered = Constraint(expression, constraint.relation, priority: constraint.storedPriority)
+      do throws(SolverError) {
+        try solver.add(ConstraintID(id), lowered)
+      } catch {
+        guard case .unsatisfiable(_, _, let others) = error else { preconditionFailure("\(error)") }
+        recover(breaking: constraint, conflictingWith: others)
+        addOrFail(id, lowered.at(Self.brokenPriority))
+      }
+    }
+  }
+
+  private func addOrFail(_ id: Int32, _ constraint: Constraint) {
+    do throws(SolverError) {
+      try solver.add(ConstraintID(id), constraint)
+    } catch {
+      preconditionFailure("the solver refused an optional constraint: \(error)")
+    }
+  }
+
+  private func optional(_ priority: LayoutPriority) -> LayoutPriority {
+    priority.isRequired ? Self.strongestOptional : priority
+  }
+
+  /// Removes `constraint` from the solver.
+  func uninstall(_ constraint: LayoutConstraint) {
+    precondition(constraint.engine === self, "constraint is not installed here")
+    timed {
+      for id in [constraint.solverID, constraint.secondSolverID] where id >= 0 {
+        do throws(SolverError) {
+          try solver.remove(ConstraintID(id))
+        } catch {
+          preconditionFailure("\(error)")
+        }
+        freeID(id)
+      }
+    }
+    constraint.solverID = -1
+    constraint.secondSolverID = -1
+    constraint.isBroken = false
+    constraint.engine = nil
+    statistics.constraintsRemoved += 1
+    forEachItem(of: constraint) { release($0) }
+  }
+
+  /// Applies a new constant in place.
+  func constantDidChange(_ constraint: LayoutConstraint) {
+    statistics.constantsChanged += 1
+    let constant = loweredConstant(constraint)
+    timed {
+      for id in [constraint.solverID, constraint.secondSolverID] where id >= 0 {
+        do throws(SolverError) {
+          try solver.setConstant(ConstraintID(id), constant)
+        } catch {
+          guard case .unsatisfiable(_, _, let others) = error else {
+            preconditionFailure("\(error)")
+          }
+          recover(breaking: constraint, conflictingWith: others)
+          setPriorityOrFail(id, Self.brokenPriority)
+          do throws(SolverError) {
+            try solver.setConstant(ConstraintID(id), constant)
+          } catch {
+            preconditionFailure("an optional constant change failed: \(error)")
+          }
+        }
+      }
+    }
+  }
+
+  /// Applies a new priority in place (for content-size constraints, new hugging and compression
+  /// resistance priorities).
+  func priorityDidChange(_ constraint: LayoutConstraint) {
+    statistics.prioritiesChanged += 1
+    timed {
+      if case .contentSize(let hugging, let resistance) = constraint.kind {
+        setPriorityOrFail(constraint.solverID, optional(hugging))
+        setPriorityOrFail(constraint.secondSolverID, optional(resistance))
+        return
+      }
+      let id = constraint.solverID
+      let priority = constraint.storedPriority
+      guard priority.isRequired else {
+        constraint.isBroken = false
+        return setPriorityOrFail(id, priority)
+      }
+      guard !constraint.isBroken else { return }
+      do throws(SolverError) {
+        try solver.setPriority(ConstraintID(id), priority)
+      } catch {
+        guard case .unsatisfiable(_, _, let others) = error else { preconditionFailure("\(error)") }
+        recover(breaking: constraint, conflictingWith: others)
+        setPriorityOrFail(id, Self.brokenPriority)
+      }
+    }
+  }
+
+  private func setPriorityOrFail(_ id: Int32, _ priority: LayoutPriority) {
+    do throws(SolverError) {
+      try solver.setPriority(ConstraintID(id), priority)
+    } catch {
+      preconditionFailure("an optional priority change failed: \(error)")
+    }
+  }
+
+  // MARK: Lowering
+
+  /// Calls `body` with each item whose variables the lowered constraint uses.
+  func forEachItem(of constraint: LayoutConstraint, _ body: (LayoutItem) -> Void) {
+    guard let first = constraint.firstItem else { return }
+    body(first.resolve(constraint.firstAttribute).0)
+    if let second = constraint.secondItem {
+      body(second.resolve(constraint.secondAttribute).0)
+      if constraint.originCoefficient != 0, let ancestor = try? constraint.commonAncestor() {
+        body(ancestor)
+      }
+    }
+  }
+
+  /// The constraint as a solver expression: left side minus right side.
+  ///
+  /// Variables live in one space (the root's superview's), so two locations compare directly.
+  /// Auto Layout measures locations from the common ancestor's bounds origin, which matters only
+  /// when a multiplier other than 1 scales a location: then the ancestor's origin enters too.
+  func lower(_ constraint: LayoutConstraint) -> LinearExpression {
+    var terms: [Term] = []
+    terms.reserveCapacity(6)
+    guard let first = constraint.firstItem else { preconditionFailure("first item is gone") }
+    appendTerms(first, constraint.firstAttribute, 1, &terms)
+    if let second = constraint.secondItem {
+      appendTerms(second, constraint.secondAttribute, -constraint.multiplier, &terms)
+      let net = constraint.originCoefficient
+      if net != 0, let ancestor = try? constraint.commonAncestor() {
+        let horizontal = constraint.firstAttribute.axis == .horizontal
+        terms.append(Term(variable(ancestor, horizontal ? 0 : 1), -net))
+      }
+    }
+    return LinearExpression(terms, constant: loweredConstant(constraint))
+  }
+
+  /// The constant part of ``lower(_:)``.
+  func loweredConstant(_ constraint: LayoutConstraint) -> Double {
+    guard let first = constraint.firstItem else { return -constraint.constant }
+    var constant = -constraint.constant + first.offset(of: constraint.firstAttribute)
+    if let second = constraint.secondItem {
+      constant -= constraint.multiplier * second.offset(of: constraint.secondAttribute)
+      let net = constraint.originCoefficient
+      if net != 0, let ancestor = try? constraint.commonAncestor() {
+        let insets = ancestor.alignmentRectInsets
+        constant += net * (constraint.firstAttribute.axis == .horizontal ? insets.left : insets.top)
+      }
+    }
+    return constant
+  }
+
+  private func appendTerms(
+    _ item: LayoutItem, _ attribute: LayoutAttribute, _ k: Double, _ terms: inout [Term]
+  ) {
+    let direction = item.effectiveLayoutDirection
+    let (target, plain) = item.resolve(attribute)
+    let base = block(for: target)
+    let x = Variable(id: base), y = Variable(id: base + 1)
+    let width = Variable(id: base + 2), height = Variable(id: base + 3)
+    switch plain {
+    case .left: terms.append(Term(x, k))
+    case .right: terms += [Term(x, k), Term(width, k)]
+    case .leading:
+      terms += direction == .leftToRight ? [Term(x, k)] : [Term(x, k), Term(width, k)]
+    case .trailing:
+      terms += direction == .leftToRight ? [Term(x, k), Term(width, k)] : [Term(x, k)]
+    case .centerX: terms += [Term(x, k), Term(width, k / 2)]
+    case .width: terms.append(Term(width, k))
+    case .top, .firstBaseline: terms.append(Term(y, k))
+    case .bottom, .lastBaseline: terms += [Term(y, k), Term(height, k)]
+    case .centerY: terms += [Term(y, k), Term(height, k / 2)]
+    case .height: terms.append(Term(height, k))
+    default: preconditionFailure("\(plain) does not resolve to an edge")
+    }
+  }
+}
+
+extension LayoutConstraint {
+  /// How many times the common ancestor's origin is subtracted: 1 per location side, scaled by
+  /// the multiplier on the right (0 for a location = location + c constraint).
+  var originCoefficient: Double {
+    guard secondItem != nil else { return 0 }
+    let left = firstAttribute.isDimension ? 0.0 : 1.0
+    let right = secondAttribute.isDimension ? 0.0 : 1.0
+    return left - multiplier * right
+  }
+}
+
+/// The monotonic clock, in nanoseconds.
+func monotonicNanoseconds() -> UInt64 {
+  var time = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &time)
+  return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+}

@@ -1,0 +1,73 @@
+import Cassowary
+
+/// Anything a layout constraint can refer to: a ``View`` or a ``LayoutGuide``.
+///
+/// An item has an alignment rectangle that the solver positions. Its four variables (minimum x,
+/// minimum y, width, height, in the coordinate space of the root view's superview) exist only
+/// while some installed constraint refers to the item, so items that take no part in layout cost
+/// the solver nothing.
+open class LayoutItem {
+  /// The item's first variable in its engine (minX; then minY, width, height), or -1.
+  var engineBlock: Int32 = -1
+  /// How many installed solver constraints refer to the item (the block is freed at 0).
+  var engineReferences = 0
+  /// The active constraints that refer to this item, in activation order.
+  var activeConstraints: [LayoutConstraint] = []
+
+  init() {}
+
+  /// The view whose tree holds this item: the view itself, or the guide's owning view.
+  var hostView: View? { fatalError("LayoutItem is abstract") }
+
+  /// The direction in which leading and trailing run for this item.
+  public var effectiveLayoutDirection: LayoutDirection {
+    hostView?.effectiveUserInterfaceLayoutDirection ?? .leftToRight
+  }
+
+  /// The name UIKit would print for the item in a constraint's description, e.g. `View:0x…`.
+  public var layoutDescription: String {
+    "\(String(describing: type(of: self))):\(address(of: self))"
+  }
+
+  /// The constant offset of `attribute` from the alignment rect it is expressed in (baselines).
+  func offset(of attribute: LayoutAttribute) -> Double { 0 }
+
+  /// The item that stands for `attribute` (a view's margins guide for margin attributes) and the
+  /// plain attribute to use on it.
+  func resolve(_ attribute: LayoutAttribute) -> (LayoutItem, LayoutAttribute) { (self, attribute) }
+
+  /// Called when the item first gets variables in an engine.
+  func didEnterEngine() {}
+
+  // MARK: Anchors
+
+  /// The leading edge: left in left-to-right layouts, right in right-to-left ones.
+  public var leadingAnchor: XAxisAnchor { XAxisAnchor(self, .leading) }
+  /// The trailing edge: right in left-to-right layouts, left in right-to-left ones.
+  public var trailingAnchor: XAxisAnchor { XAxisAnchor(self, .trailing) }
+  /// The left edge; never flips.
+  public var leftAnchor: XAxisAnchor { XAxisAnchor(self, .left) }
+  /// The right edge; never flips.
+  public var rightAnchor: XAxisAnchor { XAxisAnchor(self, .right) }
+  /// The horizontal center.
+  public var centerXAnchor: XAxisAnchor { XAxisAnchor(self, .centerX) }
+  /// The top edge.
+  public var topAnchor: YAxisAnchor { YAxisAnchor(self, .top) }
+  /// The bottom edge.
+  public var bottomAnchor: YAxisAnchor { YAxisAnchor(self, .bottom) }
+  /// The vertical center.
+  public var centerYAnchor: YAxisAnchor { YAxisAnchor(self, .centerY) }
+  /// The width.
+  public var widthAnchor: DimensionAnchor { DimensionAnchor(self, .width) }
+  /// The height.
+  public var heightAnchor: DimensionAnchor { DimensionAnchor(self, .height) }
+}
+
+extension LayoutItem: CustomStringConvertible {
+  public var description: String { "<\(layoutDescription)>" }
+}
+
+/// An object's address in UIKit's `0x…` form, for descriptions.
+func address(of object: AnyObject) -> String {
+  "0x" + String(UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque()), radix: 16)
+}

@@ -1,0 +1,131 @@
+import Cassowary
+
+/// Measuring and debugging, as UIKit's `UIConstraintBasedLayoutDebugging` and fitting APIs.
+extension View {
+  /// The size the view's constraints give it when its width and height are pulled towards
+  /// `targetSize` at the given priorities, without changing the current layout (it solves a copy
+  /// of the engine's solver). With ``LayoutPriority/fittingSizeLevel`` the result is as close to
+  /// the target as the other constraints allow; `.required` fixes an axis.
+  public func systemLayoutSizeFitting(
+    _ targetSize: Size, horizontalFittingPriority: LayoutPriority = .fittingSizeLevel,
+    verticalFittingPriority: LayoutPriority = .fittingSizeLevel
+  ) -> Size {
+    let engine = rootView.ensureEngine()
+    _ = engine.block(for: self)
+    rootView.updateConstraintsIfNeeded()
+    var probe = engine.solver
+    for constraint in autoresizingConstraints where constraint.solverID >= 0 {
+      try? probe.remove(ConstraintID(constraint.solverID))
+    }
+    var next = Int32(engine.installed.count)
+    for (index, (target, priority)) in [
+      (targetSize.width, horizontalFittingPriority), (targetSize.height, verticalFittingPriority),
+    ].enumerated() {
+      let variable = engine.variable(self, Int32(2 + index))
+      let pull = Constraint(LinearExpression(variable) - LinearExpression(constant: target), .equal)
+      if (try? probe.add(ConstraintID(next), pull.at(priority))) == nil {
+        try? probe.add(ConstraintID(next), pull.at(LayoutEngine.brokenPriority))
+      }
+      next += 1
+    }
+    let insets = alignmentRectInsets
+    return Size(
+      width: probe.value(of: engine.variable(self, 2)) + insets.left + insets.right,
+      height: probe.value(of: engine.variable(self, 3)) + insets.top + insets.bottom)
+  }
+
+  /// Whether the constraints leave some part of the view's frame undetermined: another value of
+  /// its position or size satisfies them equally well. A view positioned by its own constraints
+  /// that no constraint mentions is ambiguous; one that translates its frame is not.
+  public var hasAmbiguousLayout: Bool { !ambiguousVariables().isEmpty }
+
+  /// The names (`minX`, `minY`, `width`, `height`) of the view's variables that the constraints
+  /// leave free.
+  public func ambiguousVariables() -> [String] {
+    guard let engine = rootView.engineStorage, engineBlock >= 0 else {
+      return translatesAutoresizingMaskIntoConstraints ? [] : Self.variableNames
+    }
+    var probe = engine.solver
+    return Self.variableNames.indices.filter { index in
+      Self.isFree(engine.variable(self, Int32(index)), in: &probe)
+    }.map { Self.variableNames[$0] }
+  }
+
+  static let variableNames = ["minX", "minY", "width", "height"]
+
+  /// The lowest priority there is: a probe at this level cannot disturb any other level.
+  static let probePriority = LayoutPriority(Float.leastNormalMagnitude)
+
+  /// Whether `variable` can move without making any level of the objective worse: pulled both
+  /// ways at the lowest priority, it moves.
+  static func isFree(_ variable: Variable, in probe: inout any LayoutSolver) -> Bool {
+    guard (try? probe.addEditVariable(variable, priority: probePriority)) != nil else {
+      return false
+    }
+    defer { try? probe.removeEditVariable(variable) }
+    let start = probe.value(of: variable)
+    for target in [start + 100, start - 100] {
+      try? probe.suggestValue(variable, target)
+      if abs(probe.value(of: variable) - start) > 1e-6 { return true }
+    }
+    return false
+  }
+
+  /// Moves the view's free variables to another solution that satisfies the constraints equally
+  /// well, and lays out again: a visual check of ambiguity, as UIKit's method.
+  public func exerciseAmbiguityInLayout() {
+    guard let engine = rootView.engineStorage, engineBlock >= 0 else { return }
+    for index in Self.variableNames.indices {
+      let variable = engine.variable(self, Int32(index))
+      var probe = engine.solver
+      guard Self.isFree(variable, in: &probe) else { continue }
+      guard (try? engine.solver.addEditVariable(variable, priority: Self.probePriority)) != nil
+      else { continue }
+      let start = engine.solver.value(of: variable)
+      try? engine.solver.suggestValue(variable, start + 100)
+      if abs(engine.solver.value(of: variable) - start) < 1e-6 {
+        try? engine.solver.suggestValue(variable, start - 100)
+      }
+      try? engine.solver.removeEditVariable(variable)
+    }
+    rootView.layoutIfNeeded()
+  }
+
+  /// The active constraints that refer to this view on `axis` (its own and those of the
+  /// constraints it takes part in), as UIKit's `constraintsAffectingLayout(for:)`.
+  public func constraintsAffectingLayout(for axis: LayoutAttribute.Axis) -> [LayoutConstraint] {
+    activeConstraints.filter { $0.firstAttribute.axis == axis }
+  }
+
+  /// A dump of the view tree, one view a line, as UIKit's `_autolayoutTrace`: `•` marks the
+  /// view hosting the engine, `*` views whose frame comes from the engine, and ambiguous views
+  /// end with `- AMBIGUOUS LAYOUT for` and their free variables.
+  public func autolayoutTrace() -> String {
+    var lines: [String] = []
+    let engine = rootView.engineStorage
+    var probe = engine?.solver
+    func visit(_ view: View, depth: Int) {
+      var line = String(repeating: "| ", count: depth)
+      if view.superview == nil, engine != nil {
+        line += "•"
+      } else if view.engineBlock >= 0 {
+        line += "*"
+      }
+      line += view.layoutDescription
+      var free: [String] = []
+      if let engine, view.engineBlock >= 0, probe != nil {
+        for (index, name) in Self.variableNames.enumerated()
+        where Self.isFree(engine.variable(view, Int32(index)), in: &probe!) {
+          free.append("\(view.layoutDescription).\(name){id: \(view.engineBlock + Int32(index))}")
+        }
+      } else if !view.translatesAutoresizingMaskIntoConstraints {
+        free = Self.variableNames.map { "\(view.layoutDescription).\($0)" }
+      }
+      if !free.isEmpty { line += "- AMBIGUOUS LAYOUT for " + free.joined(separator: ", ") }
+      lines.append(line)
+      for subview in view.subviews { visit(subview, depth: depth + 1) }
+    }
+    visit(self, depth: 0)
+    return lines.joined(separator: "\n")
+  }
+}

@@ -1,0 +1,158 @@
+/// The update-constraints pass (bottom-up) and the layout pass (top-down), as the Advanced Auto
+/// Layout Toolbox describes them. Requests are coalesced: flags are set on the view and its
+/// ancestors, and a pass visits only flagged branches.
+extension View {
+  // MARK: Update-constraints pass
+
+  /// Asks for an update-constraints pass on this view before the next layout.
+  public func setNeedsUpdateConstraints() {
+    needsUpdateConstraintsFlag = true
+    var ancestor = superview
+    while let view = ancestor, !view.subtreeNeedsUpdateConstraints {
+      view.subtreeNeedsUpdateConstraints = true
+      ancestor = view.superview
+    }
+  }
+
+  /// Whether an update-constraints pass is pending for this view.
+  public var needsUpdateConstraints: Bool { needsUpdateConstraintsFlag }
+
+  /// Runs the update-constraints pass now for this view's subtree, if any view needs it:
+  /// subviews before their superviews, all changes in one solver batch.
+  public func updateConstraintsIfNeeded() {
+    guard needsUpdateConstraintsFlag || subtreeNeedsUpdateConstraints else { return }
+    let engine = rootView.ensureEngine()
+    engine.beginBatch()
+    engine.statistics.updateConstraintsPasses += 1
+    updateSubtreeConstraints()
+    engine.endBatch()
+  }
+
+  private func updateSubtreeConstraints() {
+    if subtreeNeedsUpdateConstraints {
+      subtreeNeedsUpdateConstraints = false
+      for subview in subviews
+      where subview.needsUpdateConstraintsFlag || subview.subtreeNeedsUpdateConstraints {
+        subview.updateSubtreeConstraints()
+      }
+    }
+    if needsUpdateConstraintsFlag {
+      needsUpdateConstraintsFlag = false
+      if systemConstraintsDirty { updateSystemConstraints() }
+      updateConstraints()
+    }
+  }
+
+  // MARK: Layout pass
+
+  /// Asks for a layout pass on this view (its subviews' frames) before the next display.
+  public func setNeedsLayout() {
+    needsLayoutFlag = true
+    var ancestor = superview
+    while let view = ancestor, !view.subtreeNeedsLayout {
+      view.subtreeNeedsLayout = true
+      ancestor = view.superview
+    }
+  }
+
+  /// Whether a layout pass is pending for this view.
+  public var needsLayout: Bool { needsLayoutFlag }
+
+  /// Lays out this view's subtree now if anything is pending: first the update-constraints pass
+  /// for the whole tree, then, top-down, every view whose subviews' solver values changed
+  /// copies them into their frames (``layoutSubviews()``).
+  public func layoutIfNeeded() {
+    let root = rootView
+    root.updateConstraintsIfNeeded()
+    let engine = root.ensureEngine()
+    let start = monotonicNanoseconds()
+    engine.statistics.layoutPasses += 1
+    engine.forEachChangedItem { item in
+      guard let view = item as? View, !view.isFrameDirty else { return }
+      view.isFrameDirty = true
+      if let parent = view.superview {
+        parent.dirtySubviews.append(view)
+        parent.setNeedsLayout()
+      } else {
+        view.setNeedsLayout()
+      }
+    }
+    if root.isFrameDirty { root.applyRootFrame(engine) }
+    layoutSubtreeIfNeeded()
+    engine.statistics.frameNanoseconds += monotonicNanoseconds() - start
+  }
+
+  private func applyRootFrame(_ engine: LayoutEngine) {
+    isFrameDirty = false
+    guard let rect = engine.alignmentRect(of: self) else { return }
+    let frame = frameFromAlignmentRect(rect)
+    engine.statistics.framesWritten += 1
+    if absoluteOrigin != frame.origin { originMoved = true }
+    absoluteOrigin = frame.origin
+    storedFrame = frame
+  }
+
+  private func layoutSubtreeIfNeeded() {
+    if needsLayoutFlag {
+      needsLayoutFlag = false
+      layoutSubviews()
+      originMoved = false
+    }
+    guard subtreeNeedsLayout else { return }
+    subtreeNeedsLayout = false
+    for subview in subviews where subview.needsLayoutFlag || subview.subtreeNeedsLayout {
+      subview.layoutSubtreeIfNeeded()
+    }
+  }
+
+  /// Copies the solver's values into the frames of the subviews whose values changed (all of
+  /// them when this view moved): the default layout.
+  func applySolverFrames() {
+    guard let engine = rootView.engineStorage else { return }
+    let origin = absoluteFrameOrigin()
+    let targets = originMoved ? subviews : dirtySubviews
+    dirtySubviews.removeAll(keepingCapacity: true)
+    for subview in targets where subview.superview === self {
+      subview.isFrameDirty = false
+      guard let rect = engine.alignmentRect(of: subview) else { continue }
+      let absolute = subview.frameFromAlignmentRect(rect)
+      engine.statistics.framesWritten += 1
+      if subview.absoluteOrigin != absolute.origin {
+        subview.absoluteOrigin = absolute.origin
+        subview.originMoved = true
+        subview.setNeedsLayout()
+      }
+      let frame = Rect(
+        x: absolute.minX - origin.x, y: absolute.minY - origin.y, width: absolute.width,
+        height: absolute.height)
+      if frame.size != subview.storedFrame.size { subview.setNeedsLayout() }
+      subview.storedFrame = frame
+    }
+  }
+
+  /// The frame that surrounds alignment rectangle `rect` (the insets added back).
+  func frameFromAlignmentRect(_ rect: Rect) -> Rect {
+    let insets = alignmentRectInsets
+    return Rect(
+      x: rect.minX - insets.left, y: rect.minY - insets.top,
+      width: rect.width + insets.left + insets.right,
+      height: rect.height + insets.top + insets.bottom)
+  }
+
+  /// This view's frame origin in the root's superview space.
+  func absoluteFrameOrigin() -> Point {
+    if engineBlock >= 0, let absoluteOrigin { return absoluteOrigin }
+    guard let superview else { return storedFrame.origin }
+    let parent = superview.absoluteFrameOrigin()
+    return Point(x: parent.x + storedFrame.minX, y: parent.y + storedFrame.minY)
+  }
+
+  /// Converts `rect` from this view's bounds to `view`'s (the root's superview space if `nil`).
+  public func convert(_ rect: Rect, to view: View?) -> Rect {
+    let from = absoluteFrameOrigin()
+    let to = view?.absoluteFrameOrigin() ?? .zero
+    return Rect(
+      x: rect.minX + from.x - to.x, y: rect.minY + from.y - to.y, width: rect.width,
+      height: rect.height)
+  }
+}

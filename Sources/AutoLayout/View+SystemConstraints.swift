@@ -1,0 +1,346 @@
+/// The constraints a view makes for itself: from its frame and autoresizing mask, from its
+/// intrinsic content size (with its hugging and compression resistance priorities), and those
+/// that pin its margins and safe-area guides.
+extension View {
+  func markSystemConstraintsDirty() {
+    systemConstraintsDirty = true
+    setNeedsUpdateConstraints()
+  }
+
+  /// Deactivates the autoresizing and content-size constraints, to be remade on the next update
+  /// pass (after the view moved to another tree).
+  func dropSystemConstraints() {
+    let dropped =
+      autoresizingConstraints + [contentWidthConstraint, contentHeightConstraint].compactMap { $0 }
+    for constraint in dropped where constraint.active {
+      constraint.engine?.uninstall(constraint)
+      constraint.detach()
+    }
+    autoresizingConstraints.removeAll()
+    contentWidthConstraint = nil
+    contentHeightConstraint = nil
+    markSystemConstraintsDirty()
+  }
+
+  /// Brings the autoresizing and content-size constraints up to date, changing constants in
+  /// place where only they differ.
+  func updateSystemConstraints() {
+    systemConstraintsDirty = false
+    guard let engine = rootView.engineStorage else { return }
+    let inEngine = engineBlock >= 0
+    updateAutoresizingConstraints(
+      engine, wanted: inEngine && translatesAutoresizingMaskIntoConstraints)
+    updateContentSizeConstraints(engine, wanted: inEngine)
+  }
+
+  // MARK: Intrinsic content size
+
+  /// Tells the view that its intrinsic content size changed: the next update pass changes the
+  /// content-size constraints' constants in place.
+  public func invalidateIntrinsicContentSize() { markSystemConstraintsDirty() }
+
+  /// How much the view resists growing beyond its intrinsic size on `axis` (250 by default).
+  public func contentHuggingPriority(for axis: LayoutAttribute.Axis) -> LayoutPriority {
+    axis == .horizontal ? huggingPriorities.horizontal : huggingPriorities.vertical
+  }
+
+  /// Sets how much the view resists growing beyond its intrinsic size on `axis`.
+  public func setContentHuggingPriority(_ priority: LayoutPriority, for axis: LayoutAttribute.Axis)
+  {
+    precondition(priority.isValid, LayoutError.invalidPriority(priority).message)
+    if axis == .horizontal {
+      huggingPriorities.horizontal = priority
+    } else {
+      huggingPriorities.vertical = priority
+    }
+    contentPrioritiesDidChange(axis)
+  }
+
+  /// How much the view resists shrinking below its intrinsic size on `axis` (750 by default).
+  public func contentCompressionResistancePriority(for axis: LayoutAttribute.Axis)
+    -> LayoutPriority
+  { axis == .horizontal ? resistancePriorities.horizontal : resistancePriorities.vertical }
+
+  /// Sets how much the view resists shrinking below its intrinsic size on `axis`.
+  public func setContentCompressionResistancePriority(
+    _ priority: LayoutPriority, for axis: LayoutAttribute.Axis
+  ) {
+    precondition(priority.isValid, LayoutError.invalidPriority(priority).message)
+    if axis == .horizontal {
+      resistancePriorities.horizontal = priority
+    } else {
+      resistancePriorities.vertical = priority
+    }
+    contentPrioritiesDidChange(axis)
+  }
+
+  private func contentPrioritiesDidChange(_ axis: LayoutAttribute.Axis) {
+    guard let constraint = contentSizeConstraint(axis) else { return }
+    let kind = LayoutConstraint.Kind.contentSize(
+      hugging: contentHuggingPriority(for: axis),
+      compressionResistance: contentCompressionResistancePriority(for: axis))
+    guard kind != constraint.kind else { return }
+    constraint.kind = kind
+    constraint.engine?.priorityDidChange(constraint)
+  }
+
+  private func updateContentSizeConstraints(_ engine: LayoutEngine, wanted: Bool) {
+    let size = wanted ? intrinsicContentSize : Size(width: -1, height: -1)
+    for (index, axis) in LayoutAttribute.Axis.allCases.enumerated() {
+      let value = index == 0 ? size.width : size.height
+      let existing = contentSizeConstraint(axis)
+      guard value >= 0, value.isFinite else {
+        if let existing {
+          engine.uninstall(existing)
+          existing.detach()
+          setContentSizeConstraint(nil, axis)
+        }
+        continue
+      }
+      if let existing {
+        existing.constant = value
+        continue
+      }
+      let constraint = LayoutConstraint(
+        kind: .contentSize(
+          hugging: contentHuggingPriority(for: axis),
+          compressionResistance: contentCompressionResistancePriority(for: axis)),
+        self, index == 0 ? .width : .height, .equal, nil, .notAnAttribute, multiplier: 0,
+        constant: value)
+      setContentSizeConstraint(constraint, axis)
+      constraint.attach()
+      engine.install(constraint)
+    }
+  }
+
+  private func contentSizeConstraint(_ axis: LayoutAttribute.Axis) -> LayoutConstraint? {
+    axis == .horizontal ? contentWidthConstraint : contentHeightConstraint
+  }
+
+  private func setContentSizeConstraint(
+    _ constraint: LayoutConstraint?, _ axis: LayoutAttribute.Axis
+  ) {
+    if axis == .horizontal {
+      contentWidthConstraint = constraint
+    } else {
+      contentHeightConstraint = constraint
+    }
+  }
+
+  // MARK: Autoresizing mask
+
+  /// The autoresizing constraints UIKit would make for this frame, mask and superview: for each,
+  /// the view's attribute, the superview's attribute (or none), the multiplier and the constant.
+  private func wantedAutoresizingConstraints() -> [(
+    LayoutAttribute, LayoutAttribute, Double, Double
+  )] {
+    let insets = alignmentRectInsets
+    let frame = storedFrame
+    guard let superview else {
+      return [
+        (.left, .notAnAttribute, 0, frame.minX + insets.left),
+        (.width, .notAnAttribute, 0, frame.width - insets.left - insets.right),
+        (.top, .notAnAttribute, 0, frame.minY + insets.top),
+        (.height, .notAnAttribute, 0, frame.height - insets.top - insets.bottom),
+      ]
+    }
+    let outer = superview.alignmentRectInsets
+    let bounds = superview.bounds
+    let horizontal = Self.autoresizing(
+      flexible: (
+        autoresizingMask.contains(.flexibleLeftMargin), autoresizingMask.contains(.flexibleWidth),
+        autoresizingMask.contains(.flexibleRightMargin)
+      ),
+      position: frame.minX, length: frame.width, available: bounds.width,
+      inner: (insets.left, insets.right), outer: (outer.left, outer.right),
+      attributes: (.left, .right, .width))
+    let vertical = Self.autoresizing(
+      flexible: (
+        autoresizingMask.contains(.flexibleTopMargin), autoresizingMask.contains(.flexibleHeight),
+        autoresizingMask.contains(.flexibleBottomMargin)
+      ),
+      position: frame.minY, length: frame.height, available: bounds.height,
+      inner: (insets.top, insets.bottom), outer: (outer.top, outer.bottom),
+      attributes: (.top, .bottom, .height))
+    return horizontal + vertical
+  }
+
+  /// One axis of UIKit's autoresizing table, in the engine's space: `position` is the frame's
+  /// offset in the superview's bounds and `available` the bounds' length; `inner` and `outer` are
+  /// the alignment-rect insets of the view and of the superview.
+  private static func autoresizing(
+    flexible: (Bool, Bool, Bool), position: Double, length: Double, available: Double,
+    inner: (Double, Double), outer: (Double, Double),
+    attributes: (LayoutAttribute, LayoutAttribute, LayoutAttribute)
+  ) -> [(LayoutAttribute, LayoutAttribute, Double, Double)] {
+    let (minEdge, maxEdge, size) = attributes
+    let leadingMargin = position
+    let trailingMargin = available - position - length
+    let outerSum = outer.0 + outer.1
+    let fixedPosition = (minEdge, minEdge, 1.0, leadingMargin + inner.0 - outer.0)
+    let fixedLength = (size, LayoutAttribute.notAnAttribute, 0.0, length - inner.0 - inner.1)
+    let fixedTrailing = (maxEdge, maxEdge, 1.0, outer.1 - inner.1 - trailingMargin)
+    func ratio(_ numerator: Double, _ denominator: Double, _ fallback: Double) -> Double {
+      abs(denominator) < 1e-9 ? fallback : numerator / denominator
+    }
+    switch flexible {
+    case (false, false, _):
+      return [fixedPosition, fixedLength]
+    case (true, false, false):
+      return [fixedTrailing, fixedLength]
+    case (false, true, false):
+      return [fixedPosition, fixedTrailing]
+    case (true, true, false):
+      let m = ratio(length, available - trailingMargin, 0.5)
+      return [
+        fixedTrailing, (size, size, m, m * outerSum - trailingMargin * m - inner.0 - inner.1),
+      ]
+    case (true, false, true):
+      let m = ratio(position, available - length, 0.5)
+      return [fixedLength, (minEdge, size, m, m * outerSum - length * m + inner.0)]
+    case (false, true, true):
+      let m = ratio(length, available - leadingMargin, 1.0)
+      return [fixedPosition, (size, size, m, m * outerSum - leadingMargin * m - inner.0 - inner.1)]
+    case (true, true, true):
+      let p = ratio(position, available, 0), l = ratio(length, available, 0)
+      return [
+        (minEdge, size, p, p * outerSum + inner.0),
+        (size, size, l, l * outerSum - inner.0 - inner.1),
+      ]
+    }
+  }
+
+  /// UIKit's spelling of the mask in descriptions: `h=--& v=--&` (`&` flexible, `-` fixed).
+  var autoresizingMaskDescription: String {
+    func mark(_ option: AutoresizingMask) -> String {
+      autoresizingMask.contains(option) ? "&" : "-"
+    }
+    return "h=" + mark(.flexibleLeftMargin) + mark(.flexibleWidth) + mark(.flexibleRightMargin)
+      + " v=" + mark(.flexibleTopMargin) + mark(.flexibleHeight) + mark(.flexibleBottomMargin)
+  }
+
+  private func updateAutoresizingConstraints(_ engine: LayoutEngine, wanted: Bool) {
+    let shapes = wanted ? wantedAutoresizingConstraints() : []
+    let mask = autoresizingMaskDescription
+    let sameShape =
+      shapes.count == autoresizingConstraints.count
+      && zip(shapes, autoresizingConstraints).allSatisfy { shape, constraint in
+        constraint.firstAttribute == shape.0 && constraint.secondAttribute == shape.1
+          && constraint.multiplier == shape.2 && constraint.kind == .autoresizingMask(mask)
+          && constraint.secondItem === (shape.1 == .notAnAttribute ? nil : superview)
+      }
+    if sameShape {
+      for (shape, constraint) in zip(shapes, autoresizingConstraints) {
+        constraint.constant = shape.3
+      }
+      return
+    }
+    for constraint in autoresizingConstraints where constraint.active {
+      engine.uninstall(constraint)
+      constraint.detach()
+    }
+    autoresizingConstraints = shapes.map { shape in
+      LayoutConstraint(
+        kind: .autoresizingMask(mask), self, shape.0, .equal,
+        shape.1 == .notAnAttribute ? nil : superview, shape.1, multiplier: shape.2,
+        constant: shape.3)
+    }
+    for constraint in autoresizingConstraints {
+      constraint.attach()
+      engine.install(constraint)
+    }
+  }
+
+  // MARK: Margins and safe area
+
+  /// The space between the view's edges and its content, 8 on every side by default; the
+  /// ``layoutMarginsGuide`` and the margin attributes follow it (constants change in place).
+  public var layoutMargins: EdgeInsets {
+    get { storedLayoutMargins }
+    set {
+      guard newValue != storedLayoutMargins else { return }
+      storedLayoutMargins = newValue
+      updateGuideConstants(marginsGuideConstraints, newValue)
+    }
+  }
+
+  /// The insets of the safe area (status bar, home indicator) on this view; zero by default.
+  /// Set it on a root to model a device; it is not propagated to descendants.
+  public var safeAreaInsets: EdgeInsets {
+    get { storedSafeAreaInsets }
+    set {
+      guard newValue != storedSafeAreaInsets else { return }
+      storedSafeAreaInsets = newValue
+      updateGuideConstants(safeAreaGuideConstraints, newValue)
+    }
+  }
+
+  /// The view's bounds inset by its layout margins, as a layout guide (UIKit's
+  /// `UIViewLayoutMarginsGuide`), made on first use.
+  public var layoutMarginsGuide: LayoutGuide {
+    if let marginsGuide { return marginsGuide }
+    let guide = LayoutGuide(identifier: "UIViewLayoutMarginsGuide")
+    marginsGuide = guide
+    marginsGuideConstraints = pinGuide(
+      guide, layoutMargins, prefix: "UIView-", suffix: "Margin-guide-constraint")
+    return guide
+  }
+
+  /// The view's bounds inset by its safe-area insets, as a layout guide (UIKit's
+  /// `UIViewSafeAreaLayoutGuide`), made on first use.
+  public var safeAreaLayoutGuide: LayoutGuide {
+    if let safeAreaGuide { return safeAreaGuide }
+    let guide = LayoutGuide(identifier: "UIViewSafeAreaLayoutGuide")
+    safeAreaGuide = guide
+    safeAreaGuideConstraints = pinGuide(
+      guide, safeAreaInsets, prefix: "UIViewSafeAreaLayoutGuide-", suffix: "")
+    return guide
+  }
+
+  /// Adds `guide` and pins it inside the bounds by `insets` with required constraints named
+  /// `prefix` + edge + `suffix` (left, top, right, bottom).
+  private func pinGuide(_ guide: LayoutGuide, _ insets: EdgeInsets, prefix: String, suffix: String)
+    -> [LayoutConstraint]
+  {
+    addLayoutGuide(guide)
+    let constants = guideConstants(insets)
+    let constraints = [
+      LayoutConstraint(
+        kind: .standard, guide, .left, .equal, self, .left, multiplier: 1, constant: constants[0]),
+      LayoutConstraint(
+        kind: .standard, guide, .top, .equal, self, .top, multiplier: 1, constant: constants[1]),
+      LayoutConstraint(
+        kind: .standard, self, .right, .equal, guide, .right, multiplier: 1, constant: constants[2]),
+      LayoutConstraint(
+        kind: .standard, self, .bottom, .equal, guide, .bottom, multiplier: 1,
+        constant: constants[3]),
+    ]
+    for (constraint, edge) in zip(constraints, ["left", "top", "right", "bottom"]) {
+      constraint.identifier = prefix + edge + suffix
+    }
+    LayoutConstraint.activate(constraints)
+    return constraints
+  }
+
+  /// The constants that place a guide at `insets` inside the bounds, from the alignment rect.
+  private func guideConstants(_ insets: EdgeInsets) -> [Double] {
+    let alignment = alignmentRectInsets
+    return [
+      insets.left - alignment.left, insets.top - alignment.top, insets.right - alignment.right,
+      insets.bottom - alignment.bottom,
+    ]
+  }
+
+  private func updateGuideConstants(_ constraints: [LayoutConstraint], _ insets: EdgeInsets) {
+    guard !constraints.isEmpty else { return }
+    for (constraint, constant) in zip(constraints, guideConstants(insets)) {
+      constraint.constant = constant
+    }
+  }
+
+  /// Re-applies the margins and safe-area guides' constants after the alignment insets changed.
+  func refreshGuideConstants() {
+    updateGuideConstants(marginsGuideConstraints, layoutMargins)
+    updateGuideConstants(safeAreaGuideConstraints, safeAreaInsets)
+  }
+}

@@ -1,0 +1,437 @@
+/// A rectangle in a tree of views, laid out by constraints: the model of UIKit's `UIView`.
+///
+/// A view made in code translates its frame and autoresizing mask into constraints
+/// (``translatesAutoresizingMaskIntoConstraints`` is `true`, as in UIKit); set it to `false` on
+/// every view you position with your own constraints, or the two sets conflict.
+open class View: LayoutItem {
+  /// The value of an intrinsic size axis that has no intrinsic size.
+  public static let noIntrinsicMetric = -1.0
+
+  /// The view this view is a subview of.
+  public private(set) weak var superview: View?
+  /// The subviews, back to front.
+  public private(set) var subviews: [View] = []
+  /// The layout guides this view owns.
+  public private(set) var layoutGuides: [LayoutGuide] = []
+
+  var storedFrame: Rect
+  var engineStorage: LayoutEngine?
+  /// Whether some active constraint in this tree is not installed in an engine (after the tree
+  /// was detached from its superview); only meaningful on a root.
+  var hasUninstalledConstraints = false
+
+  var needsLayoutFlag = true
+  var subtreeNeedsLayout = true
+  var needsUpdateConstraintsFlag = true
+  var subtreeNeedsUpdateConstraints = true
+  var systemConstraintsDirty = true
+
+  var autoresizingConstraints: [LayoutConstraint] = []
+  /// Subviews whose solver values changed since this view last laid them out.
+  var dirtySubviews: [View] = []
+  var isFrameDirty = false
+  /// Whether this view's frame origin in the root's superview space moved since it last laid out
+  /// its subviews (then every subview's relative frame must be recomputed).
+  var originMoved = false
+  /// The frame origin in the root's superview space, as of the last layout pass.
+  var absoluteOrigin: Point?
+  var contentWidthConstraint: LayoutConstraint?
+  var contentHeightConstraint: LayoutConstraint?
+  var huggingPriorities = (
+    horizontal: LayoutPriority.defaultLow, vertical: LayoutPriority.defaultLow
+  )
+  var resistancePriorities = (
+    horizontal: LayoutPriority.defaultHigh, vertical: LayoutPriority.defaultHigh
+  )
+  var storedLayoutMargins = EdgeInsets(all: 8)
+  var storedSafeAreaInsets = EdgeInsets.zero
+  var marginsGuide: LayoutGuide?
+  var marginsGuideConstraints: [LayoutConstraint] = []
+  var safeAreaGuide: LayoutGuide?
+  var safeAreaGuideConstraints: [LayoutConstraint] = []
+
+  /// A view with the given frame.
+  public init(frame: Rect = .zero) {
+    storedFrame = frame
+    super.init()
+  }
+
+  override var hostView: View? { self }
+
+  override func didEnterEngine() { markSystemConstraintsDirty() }
+
+  /// The size the content wants (text, image), or ``noIntrinsicMetric`` on an axis without one.
+  /// Override it, and call ``invalidateIntrinsicContentSize()`` when it changes.
+  open var intrinsicContentSize: Size {
+    Size(width: View.noIntrinsicMetric, height: View.noIntrinsicMetric)
+  }
+
+  /// Positions the subviews. The default copies the solver's values into the frames of the
+  /// subviews whose values changed (all of them when this view itself moved); override it to
+  /// adjust frames afterwards, calling `super.layoutSubviews()` first.
+  open func layoutSubviews() { applySolverFrames() }
+
+  /// Override to change constraints in the update-constraints pass (subviews run first). The
+  /// default does nothing: the view's own autoresizing and content-size constraints are brought
+  /// up to date before it is called.
+  open func updateConstraints() {}
+
+  // MARK: Geometry
+
+  /// The frame in the superview's coordinate space. Layout passes write it from the solver;
+  /// setting it on a view that translates its autoresizing mask updates those constraints.
+  public var frame: Rect {
+    get { storedFrame }
+    set {
+      guard newValue != storedFrame else { return }
+      storedFrame = newValue
+      if translatesAutoresizingMaskIntoConstraints { markSystemConstraintsDirty() }
+      setNeedsLayout()
+    }
+  }
+
+  /// The view's own coordinate space: origin zero, the frame's size.
+  public var bounds: Rect {
+    get { Rect(origin: .zero, size: storedFrame.size) }
+    set { frame.size = newValue.size }
+  }
+
+  /// The insets from the frame to the alignment rectangle that constraints act on.
+  public var alignmentRectInsets: EdgeInsets = .zero {
+    didSet {
+      guard alignmentRectInsets != oldValue else { return }
+      markSystemConstraintsDirty()
+      refreshOffsetConstants()
+      refreshGuideConstants()
+    }
+  }
+
+  /// Whether the frame and autoresizing mask become required constraints. `true` for views made
+  /// in code, as in UIKit.
+  public var translatesAutoresizingMaskIntoConstraints = true {
+    didSet {
+      guard translatesAutoresizingMaskIntoConstraints != oldValue else { return }
+      markSystemConstraintsDirty()
+    }
+  }
+
+  /// How the frame follows the superview's bounds when translated into constraints.
+  public var autoresizingMask: AutoresizingMask = [] {
+    didSet { if autoresizingMask != oldValue { markSystemConstraintsDirty() } }
+  }
+
+  /// Whether the view is hidden. Hidden views still take part in layout (stack views treat
+  /// their hidden arranged views specially).
+  public var isHidden = false
+
+  // MARK: Direction
+
+  /// How the view's content follows the layout direction.
+  public var semanticContentAttribute: SemanticContentAttribute = .unspecified {
+    didSet { if semanticContentAttribute != oldValue { directionDidChange() } }
+  }
+
+  /// The layout direction of the whole tree, read on the root (the application's direction).
+  public var userInterfaceLayoutDirection: LayoutDirection = .leftToRight {
+    didSet { if userInterfaceLayoutDirection != oldValue { directionDidChange() } }
+  }
+
+  /// The direction leading and trailing follow for this view.
+  public var effectiveUserInterfaceLayoutDirection: LayoutDirection {
+    switch semanticContentAttribute {
+    case .forceLeftToRight, .playback, .spatial: .leftToRight
+    case .forceRightToLeft: .rightToLeft
+    case .unspecified:
+      superview?.effectiveUserInterfaceLayoutDirection ?? userInterfaceLayoutDirection
+    }
+  }
+
+  // MARK: Baselines
+
+  /// The distance from the top of the alignment rectangle to the first baseline (0 for a view
+  /// without text: its first baseline is its top).
+  open var firstBaselineOffsetFromTop: Double = 0 {
+    didSet { if firstBaselineOffsetFromTop != oldValue { refreshOffsetConstants() } }
+  }
+
+  /// The distance from the last baseline to the bottom of the alignment rectangle (0 for a view
+  /// without text: its last baseline is its bottom).
+  open var baselineOffsetFromBottom: Double = 0 {
+    didSet { if baselineOffsetFromBottom != oldValue { refreshOffsetConstants() } }
+  }
+
+  override func offset(of attribute: LayoutAttribute) -> Double {
+    switch attribute {
+    case .firstBaseline: firstBaselineOffsetFromTop
+    case .lastBaseline: -baselineOffsetFromBottom
+    default: 0
+    }
+  }
+
+  override func resolve(_ attribute: LayoutAttribute) -> (LayoutItem, LayoutAttribute) {
+    guard let edge = attribute.edgeOfMargins else { return (self, attribute) }
+    return (layoutMarginsGuide, edge)
+  }
+
+  /// Re-applies the constants of active constraints whose lowering depends on this view's
+  /// offsets (baselines, alignment-rect insets): in place, no removal.
+  func refreshOffsetConstants() {
+    for constraint in activeConstraints where constraint.engine != nil {
+      constraint.engine?.constantDidChange(constraint)
+    }
+  }
+
+  func directionDidChange() {
+    var affected: [LayoutConstraint] = []
+    visitSubtree { view in
+      for item in [view as LayoutItem] + view.layoutGuides {
+        for constraint in item.activeConstraints
+        where constraint.firstAttribute.isDirectional || constraint.secondAttribute.isDirectional {
+          if !affected.contains(where: { $0 === constraint }) { affected.append(constraint) }
+        }
+      }
+    }
+    guard !affected.isEmpty else { return }
+    LayoutConstraint.deactivate(affected)
+    LayoutConstraint.activate(affected)
+  }
+
+  // MARK: The tree
+
+  /// The topmost ancestor (the view itself when it has no superview).
+  public var rootView: View {
+    var view = self
+    while let parent = view.superview { view = parent }
+    return view
+  }
+
+  /// Whether `self` is `view` or one of its descendants.
+  public func isDescendant(of view: View) -> Bool {
+    var current: View? = self
+    while let candidate = current {
+      if candidate === view { return true }
+      current = candidate.superview
+    }
+    return false
+  }
+
+  /// The closest view that is an ancestor of (or equal to) both views.
+  public func closestCommonAncestor(_ other: View) -> View? {
+    if other === self || other.superview === self { return self }
+    if let parent = superview, parent === other || parent === other.superview { return parent }
+    var depthSelf = 0, depthOther = 0
+    var a: View? = self, b: View? = other
+    while let view = a?.superview {
+      depthSelf += 1
+      a = view
+    }
+    while let view = b?.superview {
+      depthOther += 1
+      b = view
+    }
+    guard a === b else { return nil }
+    a = self
+    b = other
+    while depthSelf > depthOther {
+      a = a?.superview
+      depthSelf -= 1
+    }
+    while depthOther > depthSelf {
+      b = b?.superview
+      depthOther -= 1
+    }
+    while a !== b {
+      a = a?.superview
+      b = b?.superview
+    }
+    return a
+  }
+
+  /// Adds `view` as the frontmost subview, moving it (and its active constraints) from any
+  /// other tree.
+  public func addSubview(_ view: View) {
+    insertSubview(view, at: subviews.count)
+  }
+
+  /// Inserts `view` among the subviews at `index`.
+  public func insertSubview(_ view: View, at index: Int) {
+    precondition(!isDescendant(of: view), "a view cannot be added to its own subtree")
+    if view.superview != nil { view.removeFromSuperview() }
+    let detachedEngine = view.engineStorage
+    if detachedEngine != nil { view.uninstallSubtree(from: detachedEngine!) }
+    view.engineStorage = nil
+    subviews.insert(view, at: index)
+    view.superview = self
+    let root = rootView
+    if detachedEngine != nil || view.hasUninstalledConstraints {
+      view.hasUninstalledConstraints = false
+      if let engine = root.engineStorage {
+        root.installUninstalled(in: view, engine: engine)
+      } else {
+        root.hasUninstalledConstraints = true
+      }
+    }
+    view.visitSubtree { $0.markSystemConstraintsDirty() }
+    setNeedsLayout()
+  }
+
+  /// Takes the view out of its superview. Every active constraint between the view's subtree
+  /// and the rest of the tree is deactivated, as UIKit does; constraints inside the subtree stay
+  /// active and move with it.
+  public func removeFromSuperview() {
+    guard let parent = superview else { return }
+    let root = rootView
+    if let engine = root.engineStorage {
+      engine.beginBatch()
+      var crossing: [LayoutConstraint] = []
+      visitSubtree { view in
+        for item in [view as LayoutItem] + view.layoutGuides {
+          for constraint in item.activeConstraints where !constraint.isInside(self) {
+            if !crossing.contains(where: { $0 === constraint }) { crossing.append(constraint) }
+          }
+        }
+      }
+      LayoutConstraint.deactivate(crossing)
+      uninstallSubtree(from: engine)
+      engine.endBatch()
+      hasUninstalledConstraints = true
+    } else {
+      var crossing: [LayoutConstraint] = []
+      visitSubtree { view in
+        for item in [view as LayoutItem] + view.layoutGuides {
+          crossing += item.activeConstraints.filter { !$0.isInside(self) }
+        }
+      }
+      for constraint in crossing where constraint.active { constraint.detach() }
+      hasUninstalledConstraints = true
+    }
+    autoresizingConstraints.removeAll()
+    parent.subviews.removeAll { $0 === self }
+    superview = nil
+    parent.setNeedsLayout()
+  }
+
+  /// Takes every constraint of the subtree out of `engine`, leaving them active but uninstalled
+  /// (system constraints are dropped and remade on the next update pass).
+  func uninstallSubtree(from engine: LayoutEngine) {
+    visitSubtree { view in
+      for item in [view as LayoutItem] + view.layoutGuides {
+        for constraint in item.activeConstraints where constraint.engine === engine {
+          engine.uninstall(constraint)
+        }
+      }
+    }
+    visitSubtree { view in
+      view.dropSystemConstraints()
+    }
+  }
+
+  /// Installs every active, uninstalled constraint of `subtree` into `engine`.
+  func installUninstalled(in subtree: View, engine: LayoutEngine) {
+    engine.beginBatch()
+    subtree.visitSubtree { view in
+      for item in [view as LayoutItem] + view.layoutGuides {
+        for constraint in item.activeConstraints where constraint.engine == nil {
+          engine.install(constraint)
+        }
+      }
+    }
+    engine.endBatch()
+  }
+
+  /// The engine of this tree, made on first use (the view must be a root).
+  func ensureEngine() -> LayoutEngine {
+    if let engine = engineStorage { return engine }
+    let engine = LayoutEngine(solverKind: preferredSolver)
+    engineStorage = engine
+    if hasUninstalledConstraints {
+      hasUninstalledConstraints = false
+      installUninstalled(in: self, engine: engine)
+    }
+    return engine
+  }
+
+  /// The engine of the tree this view is in, if one has been made.
+  public var layoutEngine: LayoutEngine? { rootView.engineStorage }
+
+  /// The solver a root view's engine uses. Changing it on a root with an engine moves every
+  /// constraint to a new engine of that kind.
+  public var preferredSolver: SolverKind = .sparse {
+    didSet {
+      guard preferredSolver != oldValue, superview == nil, let engine = engineStorage else {
+        return
+      }
+      uninstallSubtree(from: engine)
+      engineStorage = nil
+      hasUninstalledConstraints = true
+      visitSubtree { $0.markSystemConstraintsDirty() }
+      _ = ensureEngine()
+      setNeedsLayout()
+    }
+  }
+
+  /// Calls `body` on this view and every descendant, parents first.
+  public func visitSubtree(_ body: (View) -> Void) {
+    body(self)
+    for subview in subviews { subview.visitSubtree(body) }
+  }
+
+  // MARK: Layout guides
+
+  /// Adds `guide` to the views this view owns; it may then take part in constraints.
+  public func addLayoutGuide(_ guide: LayoutGuide) {
+    precondition(guide.owningView == nil, "the guide already has an owning view")
+    guide.owningView = self
+    layoutGuides.append(guide)
+  }
+
+  /// Removes `guide` and deactivates every constraint that refers to it.
+  public func removeLayoutGuide(_ guide: LayoutGuide) {
+    guard guide.owningView === self else { return }
+    LayoutConstraint.deactivate(guide.activeConstraints)
+    layoutGuides.removeAll { $0 === guide }
+    guide.owningView = nil
+  }
+
+  /// The active constraints this view holds: those whose closest common ancestor is this view.
+  public var constraints: [LayoutConstraint] {
+    var result: [LayoutConstraint] = []
+    visitSubtree { view in
+      for item in [view as LayoutItem] + view.layoutGuides {
+        for constraint in item.activeConstraints where constraint.firstItem === item {
+          if (try? constraint.commonAncestor()) === self { result.append(constraint) }
+        }
+      }
+    }
+    return result
+  }
+}
+
+extension LayoutConstraint {
+  /// Whether every item of the constraint is inside `subtree`.
+  func isInside(_ subtree: View) -> Bool {
+    guard let first = firstItem?.hostView, first.isDescendant(of: subtree) else { return false }
+    guard let second = secondItem else { return true }
+    return second.hostView?.isDescendant(of: subtree) ?? false
+  }
+}
+
+/// How a view's frame follows its superview's bounds, as UIKit's `UIView.AutoresizingMask`.
+public struct AutoresizingMask: OptionSet, Hashable, Sendable {
+  public var rawValue: UInt
+  public init(rawValue: UInt) { self.rawValue = rawValue }
+
+  public static let flexibleLeftMargin = AutoresizingMask(rawValue: 1)
+  public static let flexibleWidth = AutoresizingMask(rawValue: 2)
+  public static let flexibleRightMargin = AutoresizingMask(rawValue: 4)
+  public static let flexibleTopMargin = AutoresizingMask(rawValue: 8)
+  public static let flexibleHeight = AutoresizingMask(rawValue: 16)
+  public static let flexibleBottomMargin = AutoresizingMask(rawValue: 32)
+}
+
+extension View {
+  /// The first baseline of the view's text (its top when it has none).
+  public var firstBaselineAnchor: YAxisAnchor { YAxisAnchor(self, .firstBaseline) }
+  /// The last baseline of the view's text (its bottom when it has none).
+  public var lastBaselineAnchor: YAxisAnchor { YAxisAnchor(self, .lastBaseline) }
+}
