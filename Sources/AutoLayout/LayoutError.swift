@@ -71,7 +71,8 @@ public struct LayoutError: Error, Equatable, CustomStringConvertible {
         + "different view hierarchies?  That's illegal.")
   }
 
-  static func invalidPriority(_ priority: LayoutPriority) -> LayoutError {
+  /// The error for setting `priority` outside (0, 1000].
+  public static func invalidPriority(_ priority: LayoutPriority) -> LayoutError {
     LayoutError(
       kind: .invalidPriority,
       message: "It's illegal to set priority:\(formatG(Double(priority.rawValue))). Priorities "

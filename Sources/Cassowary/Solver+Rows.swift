@@ -206,8 +206,9 @@ extension Solver {
   mutating func removeRow(_ tag: Tag) {
     addObjectiveEffects(of: tag, sign: -1)
     let marker = tag.marker
-    if basicRow[Int(marker)] < 0, let leaving = markerLeavingRow(marker) {
-      pivot(entering: marker, row: leaving)
+    if basicRow[Int(marker)] < 0 {
+      if keepsDefinitions { expandDefinitions(containing: marker) }
+      if let leaving = markerLeavingRow(marker) { pivot(entering: marker, row: leaving) }
     }
     if basicRow[Int(marker)] >= 0 { dropRow(basicRow[Int(marker)]) }
     // Exactly, the other symbol's column is proportional to the marker's and is gone with its
@@ -216,6 +217,23 @@ extension Solver {
       purge(symbol)
       releaseSymbol(symbol)
     }
+  }
+
+  /// Expands the definitions that mention `marker` over non-basic symbols only. A definition as
+  /// written may mention the marker and, through another definition, cancel it; choosing the
+  /// leaving row needs the marker's true column, and a row that is pivoted on must not refer to
+  /// definitions that mention the entering marker (that would define it by itself).
+  mutating func expandDefinitions(containing marker: Int32) {
+    var rows = takeScratch()
+    tableau.forEachRow(containing: marker) { row, _ in
+      let subject = rowSubject[Int(row)]
+      if subject >= 0, symbolKind[Int(subject)] == .external { rows.append(row) }
+    }
+    for row in rows where referencesBasicExternals(row) {
+      save(row)
+      expandFully(row)
+    }
+    returnScratch(rows)
   }
 
   /// The row to pivot a non-basic marker into before its constraint's row is dropped: a row of

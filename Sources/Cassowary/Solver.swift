@@ -374,11 +374,14 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     rowSubject[Int(row)] = subject
     basicRow[Int(subject)] = row
     markValueDirty(symbol: subject)
-    if keepsDefinitions
-      && (symbolKind[Int(subject)] == .external || referencesBasicExternals(row))
-    {
+    if keepsDefinitions && symbolKind[Int(subject)] == .external {
       installKeepingDefinitions(row, subject: subject)
     } else {
+      // A slack, error or dummy row stays over non-basic symbols only. It can come here
+      // referring to basic externals when a removal pivots a marker into a definition's row;
+      // left that way, a definition that mentions the marker would receive a reference back to
+      // itself, and evaluating it would never end.
+      if keepsDefinitions && referencesBasicExternals(row) { expandFully(row) }
       substitute(subject, with: row)
     }
   }

@@ -1,0 +1,72 @@
+import Cassowary
+import Testing
+
+/// Systems that once broke a solver, replayed operation by operation.
+@Suite("Removal regressions")
+struct RemovalRegressionTests {
+  /// The red and blue views of "Anatomy of a Constraint" (blue aligned to red) with a fixed
+  /// superview, as the Auto Layout model lowers them; removing the red view's constraints pivoted
+  /// a marker into a definition's row, whose basic references then formed a cycle and the sparse
+  /// solver's expansion never ended.
+  @Test("Removing a view's constraints from aligned columns", arguments: SolverKind.allCases)
+  func alignedColumns(kind: SolverKind) throws {
+    var solver = kind.make()
+    let v = (0..<12).map { Variable($0) }
+    func e(_ terms: [(Int, Double)], _ constant: Double = 0) -> LinearExpression {
+      LinearExpression(terms.map { Term(v[$0.0], $0.1) }, constant: constant)
+    }
+    let rows: [LinearExpression] = [
+      e([(1, 1), (5, -1)], -20), e([(5, 1), (7, 1), (1, -1), (3, -1)], -20),
+      e([(1, 1), (9, -1)]), e([(1, 1), (3, 1), (9, -1), (11, -1)]),
+      e([(0, 1), (4, -1)], -20), e([(8, 1), (0, -1), (2, -1)], -8),
+      e([(4, 1), (6, 1), (8, -1), (10, -1)], -20), e([(2, 1), (10, -1)]),
+      e([(4, 1)]), e([(6, 1)], -375), e([(5, 1)]), e([(7, 1)], -667),
+    ]
+    for batch in [0..<8, 8..<12] {
+      solver.beginBatch()
+      for id in batch { try solver.add(ConstraintID(id), Constraint(rows[id], .equal)) }
+      solver.endBatch()
+    }
+    #expect(abs(solver.value(of: v[10]) - 163.5) < 1e-9)
+    solver.beginBatch()
+    for id in [0, 1, 2, 3, 4, 5, 7] { try solver.remove(ConstraintID(id)) }
+    solver.endBatch()
+    // Blue keeps only its trailing edge at 375 - 20.
+    #expect(abs(solver.value(of: v[8]) + solver.value(of: v[10]) - 355) < 1e-9)
+    var fresh = kind.make()
+    try fresh.add(ConstraintID(6), Constraint(rows[6], .equal))
+    for id in 8..<12 { try fresh.add(ConstraintID(id), Constraint(rows[id], .equal)) }
+    #expect(abs(fresh.value(of: v[8]) + fresh.value(of: v[10]) - 355) < 1e-9)
+  }
+
+  /// The same views with blue pinned to the superview: after the removals, the sparse solver's
+  /// blue height read -40 instead of 627.
+  @Test("Removing a view's constraints from pinned columns", arguments: SolverKind.allCases)
+  func pinnedColumns(kind: SolverKind) throws {
+    var solver = kind.make()
+    let v = (0..<12).map { Variable($0) }
+    func e(_ terms: [(Int, Double)], _ constant: Double = 0) -> LinearExpression {
+      LinearExpression(terms.map { Term(v[$0.0], $0.1) }, constant: constant)
+    }
+    let rows: [LinearExpression] = [
+      e([(1, 1), (5, -1)], -20), e([(5, 1), (7, 1), (1, -1), (3, -1)], -20),
+      e([(9, 1), (5, -1)], -20), e([(5, 1), (7, 1), (9, -1), (11, -1)], -20),
+      e([(0, 1), (4, -1)], -20), e([(8, 1), (0, -1), (2, -1)], -8),
+      e([(4, 1), (6, 1), (8, -1), (10, -1)], -20), e([(2, 1), (10, -1)]),
+      e([(4, 1)]), e([(6, 1)], -375), e([(5, 1)]), e([(7, 1)], -667),
+    ]
+    for batch in [0..<8, 8..<12] {
+      solver.beginBatch()
+      for id in batch { try solver.add(ConstraintID(id), Constraint(rows[id], .equal)) }
+      solver.endBatch()
+    }
+    for variable in v { _ = solver.value(of: variable) }
+    solver.forEachChangedValue { _, _ in }
+    solver.beginBatch()
+    for id in [0, 1, 4, 5, 7] { try solver.remove(ConstraintID(id)) }
+    solver.endBatch()
+    #expect(abs(solver.value(of: v[9]) - 20) < 1e-9)
+    #expect(abs(solver.value(of: v[11]) - 627) < 1e-9)
+    #expect(abs(solver.value(of: v[8]) + solver.value(of: v[10]) - 355) < 1e-9)
+  }
+}
