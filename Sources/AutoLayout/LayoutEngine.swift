@@ -356,7 +356,14 @@ public final class LayoutEngine {
   /// The constant part of ``lower(_:)``.
   func loweredConstant(_ constraint: LayoutConstraint) -> Double {
     guard let first = constraint.firstItem else { return -constraint.constant }
-    var constant = -constraint.constant + first.offset(of: constraint.firstAttribute)
+    // Leading and trailing constants run in the reading direction: in right-to-left layouts,
+    // `a.leading == b.trailing + 8` puts `a` 8 points to the left of `b`.
+    let flips =
+      (constraint.firstAttribute.isDirectional || constraint.secondAttribute.isDirectional)
+      && first.effectiveLayoutDirection == .rightToLeft
+    var constant =
+      (flips ? constraint.constant : -constraint.constant)
+      + first.offset(of: constraint.firstAttribute)
     if let second = constraint.secondItem {
       constant -= constraint.multiplier * second.offset(of: constraint.secondAttribute)
       let net = constraint.originCoefficient

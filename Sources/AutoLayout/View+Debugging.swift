@@ -71,24 +71,37 @@ extension View {
     return false
   }
 
-  /// Moves the view's free variables to another solution that satisfies the constraints equally
-  /// well, and lays out again: a visual check of ambiguity, as UIKit's method.
+  /// Moves the view to another solution that satisfies the constraints equally well: a visual
+  /// check of ambiguity, as UIKit's method. The solution is found in a copy of the solver (each
+  /// free variable pulled 100 points at the lowest priority) and written to the frame only; the
+  /// next layout pass brings back the engine's own solution.
   public func exerciseAmbiguityInLayout() {
     guard let engine = rootView.engineStorage, engineBlock >= 0 else { return }
+    var probe = engine.solver
+    var moved = false
     for index in Self.variableNames.indices {
       let variable = engine.variable(self, Int32(index))
-      var probe = engine.solver
-      guard Self.isFree(variable, in: &probe) else { continue }
-      guard (try? engine.solver.addEditVariable(variable, priority: Self.probePriority)) != nil
+      guard Self.isFree(variable, in: &probe),
+        (try? probe.addEditVariable(variable, priority: Self.probePriority)) != nil
       else { continue }
-      let start = engine.solver.value(of: variable)
-      try? engine.solver.suggestValue(variable, start + 100)
-      if abs(engine.solver.value(of: variable) - start) < 1e-6 {
-        try? engine.solver.suggestValue(variable, start - 100)
+      let start = probe.value(of: variable)
+      try? probe.suggestValue(variable, start + 100)
+      if abs(probe.value(of: variable) - start) < 1e-6 {
+        try? probe.suggestValue(variable, start - 100)
       }
-      try? engine.solver.removeEditVariable(variable)
+      moved = true
     }
-    rootView.layoutIfNeeded()
+    guard moved else { return }
+    let base = engineBlock
+    let rect = Rect(
+      x: probe.value(of: Variable(id: base)), y: probe.value(of: Variable(id: base + 1)),
+      width: probe.value(of: Variable(id: base + 2)),
+      height: probe.value(of: Variable(id: base + 3)))
+    let absolute = frameFromAlignmentRect(rect)
+    let origin = superview?.absoluteFrameOrigin() ?? .zero
+    storedFrame = Rect(
+      x: absolute.minX - origin.x, y: absolute.minY - origin.y, width: absolute.width,
+      height: absolute.height)
   }
 
   /// The active constraints that refer to this view on `axis` (its own and those of the

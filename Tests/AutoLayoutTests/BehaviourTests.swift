@@ -1,0 +1,336 @@
+import AutoLayout
+import Testing
+
+/// The behaviours the guide and the toolbox describe, beyond the recipes' frames.
+@Suite("Model behaviours")
+struct BehaviourTests {
+  /// A label and a field in `root`, as Simple Label and Text Field.
+  func labelAndField(_ root: View) -> (Label, TextField, [LayoutConstraint]) {
+    let label = Label("Name"), field = TextField("Enter Name")
+    root.addSubview(label)
+    root.addSubview(field)
+    let constraints = [
+      label.leadingAnchor.constraint(equalTo: root.layoutMarginsGuide.leadingAnchor),
+      field.trailingAnchor.constraint(equalTo: root.layoutMarginsGuide.trailingAnchor),
+      field.leadingAnchor.constraint(equalToSystemSpacingAfter: label.trailingAnchor),
+      field.topAnchor.constraint(equalTo: root.safeAreaLayoutGuide.topAnchor, constant: 20),
+      label.lastBaselineAnchor.constraint(equalTo: field.lastBaselineAnchor),
+    ]
+    LayoutConstraint.activate(constraints)
+    return (label, field, constraints)
+  }
+
+  @Test(
+    "Right-to-left mirrors leading and trailing, never left and right",
+    arguments: SolverKind.allCases)
+  func rightToLeft(solver: SolverKind) {
+    let root = makeRoot(solver)
+    let (label, field, _) = labelAndField(root)
+    let pinned = View()
+    pinned.translatesAutoresizingMaskIntoConstraints = false
+    root.addSubview(pinned)
+    LayoutConstraint.activate([
+      pinned.leftAnchor.constraint(equalTo: root.leftAnchor, constant: 10),
+      pinned.topAnchor.constraint(equalTo: root.topAnchor),
+      pinned.widthAnchor.constraint(equalToConstant: 5),
+      pinned.heightAnchor.constraint(equalToConstant: 5),
+    ])
+    root.layoutIfNeeded()
+    expectFrame(label, 16, 46.75, 34, 20.5)
+    root.semanticContentAttribute = .forceRightToLeft
+    root.layoutIfNeeded()
+    // The label now starts at the right margin and the field runs from its left to the left
+    // margin; the left-pinned view stays put.
+    expectFrame(label, 375 - 16 - 34, 46.75, 34, 20.5)
+    expectFrame(field, 16, 40, 301, 34)
+    expectFrame(pinned, 10, 0, 5, 5)
+    root.semanticContentAttribute = .unspecified
+    root.layoutIfNeeded()
+    expectFrame(label, 16, 46.75, 34, 20.5)
+  }
+
+  @Test(
+    "A constant changes in place, without removing the constraint", arguments: SolverKind.allCases)
+  func constantInPlace(solver: SolverKind) {
+    let root = makeRoot(solver)
+    let (label, field, constraints) = labelAndField(root)
+    root.layoutIfNeeded()
+    let before = root.layoutEngine!.statistics
+    constraints[3].constant = 50
+    root.layoutIfNeeded()
+    let after = root.layoutEngine!.statistics
+    #expect(after.constraintsAdded == before.constraintsAdded)
+    #expect(after.constraintsRemoved == before.constraintsRemoved)
+    #expect(after.constantsChanged == before.constantsChanged + 1)
+    expectFrame(field, 58, 70, 301, 34)
+    expectFrame(label, 16, 76.75, 34, 20.5)
+  }
+
+  @Test("New text changes the content-size constants in place", arguments: SolverKind.allCases)
+  func intrinsicSizeInPlace(solver: SolverKind) {
+    let root = makeRoot(solver)
+    let (label, field, _) = labelAndField(root)
+    root.layoutIfNeeded()
+    let before = root.layoutEngine!.statistics
+    label.text = "Full name"  // 9 × 8.5 = 76.5 → 77
+    root.layoutIfNeeded()
+    let after = root.layoutEngine!.statistics
+    #expect(after.constraintsAdded == before.constraintsAdded)
+    #expect(after.constantsChanged == before.constantsChanged + 1)
+    expectFrame(label, 16, 46.75, 77, 20.5)
+    expectFrame(field, 101, 40, 258, 34)
+    // Raising the field's hugging above the label's makes the label stretch instead.
+    field.setContentHuggingPriority(252, for: .horizontal)
+    root.layoutIfNeeded()
+    expectFrame(field, 359 - 99, 40, 99, 34)
+    #expect(root.layoutEngine!.statistics.constraintsAdded == before.constraintsAdded)
+  }
+
+  @Test(
+    "Priorities change in place, between required and optional too", arguments: SolverKind.allCases)
+  func priorityChanges(solver: SolverKind) {
+    let root = makeRoot(solver)
+    let (label, field, constraints) = labelAndField(root)
+    let narrow = field.widthAnchor.constraint(equalToConstant: 100).withPriority(200)
+    narrow.isActive = true
+    root.layoutIfNeeded()
+    expectFrame(field, 58, 40, 301, 34)
+    // At 999 the width wins over the field's trailing edge once that is optional (998) too;
+    // the trailing edge still beats the label's hugging (251), so the label stretches.
+    narrow.priority = 999
+    constraints[1].priority = 998
+    root.layoutIfNeeded()
+    expectFrame(field, 259, 40, 100, 34)
+    expectFrame(label, 16, 46.75, 235, 20.5)
+    constraints[1].priority = .required
+    narrow.priority = 200
+    root.layoutIfNeeded()
+    expectFrame(field, 58, 40, 301, 34)
+    #expect(root.layoutEngine!.conflicts.isEmpty)
+  }
+
+  @Test("Forgetting translatesAutoresizingMaskIntoConstraints is logged and recovered from")
+  func forgottenAutoresizing() {
+    for solver in SolverKind.allCases {
+      let root = makeRoot(solver)
+      let view = View(frame: Rect(x: 0, y: 0, width: 50, height: 50))  // translates its frame
+      root.addSubview(view)
+      let log = LogCollector()
+      let width = view.widthAnchor.constraint(equalToConstant: 120)
+      LayoutConstraint.activate([
+        view.leadingAnchor.constraint(equalTo: root.leadingAnchor, constant: 10),
+        view.topAnchor.constraint(equalTo: root.topAnchor, constant: 10), width,
+      ])
+      log.attach(to: root)
+      root.layoutIfNeeded()
+      let conflicts = root.layoutEngine!.conflicts
+      #expect(conflicts.count >= 1)
+      let message = log.messages.first ?? ""
+      #expect(
+        message.hasPrefix("[LayoutConstraints] Unable to simultaneously satisfy constraints."))
+      #expect(message.contains("(Note: If you're seeing AutoresizingMaskLayoutConstraints"))
+      #expect(message.contains("Will attempt to recover by breaking constraint \n<"))
+      #expect(message.contains("AutoresizingMaskLayoutConstraint:0x"))
+      #expect(message.contains("h=--- v=---"))
+      // The layout goes on with every broken constraint still pulling as hard as it can.
+      #expect(conflicts.allSatisfy { $0.broken.isBroken && $0.broken.isActive })
+    }
+  }
+
+  @Test(
+    "Conflicting required constraints: one is broken, reported, and still pulls",
+    arguments: SolverKind.allCases)
+  func conflictRecovery(solver: SolverKind) {
+    let root = makeRoot(solver)
+    let box = View()
+    box.translatesAutoresizingMaskIntoConstraints = false
+    root.addSubview(box)
+    let log = LogCollector()
+    LayoutConstraint.activate([
+      box.leadingAnchor.constraint(equalTo: root.leadingAnchor),
+      box.topAnchor.constraint(equalTo: root.topAnchor),
+      box.heightAnchor.constraint(equalToConstant: 10),
+      box.widthAnchor.constraint(equalToConstant: 100),
+    ])
+    log.attach(to: root)
+    let tooWide = box.widthAnchor.constraint(greaterThanOrEqualToConstant: 150)
+    let hugging = box.widthAnchor.constraint(equalToConstant: 0).withPriority(750)
+    hugging.isActive = true
+    tooWide.isActive = true
+    root.layoutIfNeeded()
+    let report = root.layoutEngine!.conflicts.last!
+    #expect(report.broken === tooWide)
+    #expect(report.constraints.last === tooWide)
+    #expect(report.constraints.count == 2)
+    #expect(log.messages.count == 1)
+    #expect(log.messages[0].contains("\(tooWide)"))
+    // Broken, it is the strongest optional constraint: it beats the 750 pull towards 0, so the
+    // width stays at the required 100.
+    expectFrame(box, 0, 0, 100, 10)
+    // Once the conflict goes, it holds fully again.
+    // A one-item constraint is held by its view, as in UIKit.
+    #expect(box.constraints.count == 4)
+    box.constraints.first { $0.firstAttribute == .width && $0.constant == 100 }!.isActive = false
+    root.layoutIfNeeded()
+    expectFrame(box, 0, 0, 150, 10)
+    #expect(tooWide.description.hasSuffix(".width >= 150   (active)>"))
+  }
+
+  @Test("Autoresizing masks follow the superview", arguments: SolverKind.allCases)
+  func autoresizing(solver: SolverKind) {
+    let root = makeRoot(solver)
+    let banner = View(frame: Rect(x: 10, y: 20, width: 355, height: 44))
+    banner.autoresizingMask = [.flexibleWidth, .flexibleBottomMargin]
+    let corner = View(frame: Rect(x: 325, y: 617, width: 40, height: 40))
+    corner.autoresizingMask = [.flexibleLeftMargin, .flexibleTopMargin]
+    root.addSubview(banner)
+    root.addSubview(corner)
+    let probe = View()
+    probe.translatesAutoresizingMaskIntoConstraints = false
+    root.addSubview(probe)
+    LayoutConstraint.activate([
+      probe.leadingAnchor.constraint(equalTo: banner.leadingAnchor),
+      probe.topAnchor.constraint(equalTo: banner.bottomAnchor),
+      probe.trailingAnchor.constraint(equalTo: corner.leadingAnchor),
+      probe.bottomAnchor.constraint(equalTo: corner.topAnchor),
+    ])
+    root.layoutIfNeeded()
+    expectFrame(banner, 10, 20, 355, 44)
+    expectFrame(corner, 325, 617, 40, 40)
+    expectFrame(probe, 10, 64, 315, 553)
+    resize(root, width: 667, height: 375)
+    expectFrame(banner, 10, 20, 647, 44)
+    expectFrame(corner, 617, 325, 40, 40)
+    expectFrame(probe, 10, 64, 607, 261)
+    #expect(root.layoutEngine!.conflicts.isEmpty)
+  }
+
+  @Test("A subtree built apart keeps its constraints when attached", arguments: SolverKind.allCases)
+  func attachingSubtree(solver: SolverKind) {
+    let root = makeRoot(solver)
+    let card = View()
+    card.translatesAutoresizingMaskIntoConstraints = false
+    let title = Label("Title")
+    card.addSubview(title)
+    LayoutConstraint.activate([
+      title.leadingAnchor.constraint(equalTo: card.leadingAnchor, constant: 4),
+      title.topAnchor.constraint(equalTo: card.topAnchor, constant: 4),
+      card.trailingAnchor.constraint(equalTo: title.trailingAnchor, constant: 4),
+      card.bottomAnchor.constraint(equalTo: title.bottomAnchor, constant: 4),
+    ])
+    // Measured alone: the title (43 × 20.5) plus 4 on each side.
+    let fitting = card.systemLayoutSizeFitting(.zero)
+    #expect(fitting == Size(width: 51, height: 28.5))
+    root.addSubview(card)
+    LayoutConstraint.activate([
+      card.centerXAnchor.constraint(equalTo: root.centerXAnchor),
+      card.centerYAnchor.constraint(equalTo: root.centerYAnchor),
+    ])
+    root.layoutIfNeeded()
+    expectFrame(card, (375 - 51) / 2, (667 - 28.5) / 2, 51, 28.5)
+    expectFrame(title, 4, 4, 43, 20.5)
+    // Taken out again, the card keeps its own constraints and loses those to the root.
+    card.removeFromSuperview()
+    #expect(card.constraints.count == 4)
+    #expect(card.constraintsAffectingLayout(for: .horizontal).count == 2)
+    #expect(card.systemLayoutSizeFitting(.zero) == Size(width: 51, height: 28.5))
+  }
+
+  @Test("Fitting does not disturb the current layout", arguments: SolverKind.allCases)
+  func fittingLeavesLayoutAlone(solver: SolverKind) {
+    let root = makeRoot(solver)
+    let (label, field, _) = labelAndField(root)
+    root.layoutIfNeeded()
+    let size = root.systemLayoutSizeFitting(
+      Size(width: 320, height: 0), horizontalFittingPriority: .required)
+    #expect(size.width == 320)
+    root.layoutIfNeeded()
+    expectFrame(label, 16, 46.75, 34, 20.5)
+    expectFrame(field, 58, 40, 301, 34)
+  }
+}
+
+/// The update-constraints and layout passes: order, coalescing and statistics.
+@Suite("Layout passes")
+struct LayoutPassTests {
+  final class Recorder {
+    var events: [String] = []
+  }
+
+  final class RecordingView: View {
+    let name: String
+    let recorder: Recorder
+    init(_ name: String, _ recorder: Recorder) {
+      self.name = name
+      self.recorder = recorder
+      super.init()
+      translatesAutoresizingMaskIntoConstraints = false
+    }
+    override func updateConstraints() {
+      recorder.events.append("update \(name)")
+      super.updateConstraints()
+    }
+    override func layoutSubviews() {
+      super.layoutSubviews()
+      recorder.events.append("layout \(name)")
+    }
+  }
+
+  @Test func updatePassIsBottomUpAndLayoutPassTopDown() {
+    let recorder = Recorder()
+    let root = makeRoot(.sparse)
+    let outer = RecordingView("outer", recorder), inner = RecordingView("inner", recorder)
+    root.addSubview(outer)
+    outer.addSubview(inner)
+    LayoutConstraint.activate([
+      outer.leadingAnchor.constraint(equalTo: root.leadingAnchor),
+      outer.topAnchor.constraint(equalTo: root.topAnchor),
+      outer.widthAnchor.constraint(equalToConstant: 100),
+      outer.heightAnchor.constraint(equalToConstant: 100),
+      inner.leadingAnchor.constraint(equalTo: outer.leadingAnchor, constant: 10),
+      inner.topAnchor.constraint(equalTo: outer.topAnchor, constant: 10),
+      inner.widthAnchor.constraint(equalToConstant: 10),
+      inner.heightAnchor.constraint(equalToConstant: 10),
+    ])
+    root.layoutIfNeeded()
+    #expect(recorder.events == ["update inner", "update outer", "layout outer", "layout inner"])
+    // Requests coalesce: two requests, one pass; nothing pending, nothing runs.
+    recorder.events.removeAll()
+    outer.setNeedsLayout()
+    outer.setNeedsLayout()
+    root.layoutIfNeeded()
+    root.layoutIfNeeded()
+    #expect(recorder.events == ["layout outer"])
+    expectFrame(inner, 10, 10, 10, 10)
+    let statistics = root.layoutEngine!.statistics
+    #expect(statistics.layoutPasses == 3)
+    #expect(statistics.constraintsAdded >= 8)
+  }
+
+  @Test func ambiguityIsReportedAndExercised() {
+    let root = makeRoot(.sparse)
+    let loose = View()
+    loose.translatesAutoresizingMaskIntoConstraints = false
+    root.addSubview(loose)
+    LayoutConstraint.activate([
+      loose.topAnchor.constraint(equalTo: root.topAnchor, constant: 10),
+      loose.heightAnchor.constraint(equalToConstant: 10),
+      loose.widthAnchor.constraint(equalToConstant: 10),
+      loose.leadingAnchor.constraint(greaterThanOrEqualTo: root.leadingAnchor),
+    ])
+    root.layoutIfNeeded()
+    #expect(loose.hasAmbiguousLayout)
+    #expect(loose.ambiguousVariables() == ["minX"])
+    #expect(!root.hasAmbiguousLayout)
+    let trace = root.autolayoutTrace()
+    let lines = trace.split(separator: "\n")
+    #expect(lines.first?.hasPrefix("•View:0x") == true)
+    #expect(lines.last?.hasPrefix("| *View:0x") == true)
+    #expect(lines.last?.contains("- AMBIGUOUS LAYOUT for View:0x") == true)
+    #expect(lines.last?.contains(".minX{id: ") == true)
+    let before = loose.frame.minX
+    loose.exerciseAmbiguityInLayout()
+    #expect(loose.frame.minX != before)
+    #expect(loose.frame.minX >= 0)
+  }
+}
