@@ -67,19 +67,22 @@ extension View {
     let engine = root.ensureEngine()
     let start = monotonicNanoseconds()
     engine.statistics.layoutPasses += 1
-    engine.forEachChangedItem { item in
-      guard let view = item as? View, !view.isFrameDirty else { return }
-      view.isFrameDirty = true
-      if let parent = view.superview {
-        parent.dirtySubviews.append(view)
-        parent.setNeedsLayout()
-      } else {
-        view.setNeedsLayout()
-      }
-    }
+    engine.forEachChangedItem { item in (item as? View)?.markFrameDirty() }
     if root.isFrameDirty { root.applyRootFrame(engine) }
     layoutSubtreeIfNeeded()
     engine.statistics.frameNanoseconds += monotonicNanoseconds() - start
+  }
+
+  /// Asks the superview to copy this view's frame from the solver in the next layout pass.
+  func markFrameDirty() {
+    guard !isFrameDirty else { return }
+    isFrameDirty = true
+    if let parent = superview {
+      parent.dirtySubviews.append(self)
+      parent.setNeedsLayout()
+    } else {
+      setNeedsLayout()
+    }
   }
 
   private func applyRootFrame(_ engine: LayoutEngine) {

@@ -103,6 +103,9 @@ open class View: LayoutItem {
       markSystemConstraintsDirty()
       refreshOffsetConstants()
       refreshGuideConstants()
+      markFrameDirty()
+      originMoved = true
+      setNeedsLayout()
     }
   }
 

@@ -236,6 +236,27 @@ struct BehaviourTests {
     #expect(card.systemLayoutSizeFitting(.zero) == Size(width: 51, height: 28.5))
   }
 
+  @Test("Constraints act on the alignment rectangle", arguments: SolverKind.allCases)
+  func alignmentRect(solver: SolverKind) {
+    let root = makeRoot(solver)
+    let badge = View()
+    badge.translatesAutoresizingMaskIntoConstraints = false
+    badge.alignmentRectInsets = EdgeInsets(top: 2, left: 3, bottom: 6, right: 5)  // a shadow
+    root.addSubview(badge)
+    LayoutConstraint.activate([
+      badge.leadingAnchor.constraint(equalTo: root.layoutMarginsGuide.leadingAnchor),
+      badge.topAnchor.constraint(equalTo: root.topAnchor, constant: 10),
+      badge.widthAnchor.constraint(equalToConstant: 100),
+      badge.heightAnchor.constraint(equalToConstant: 50),
+    ])
+    root.layoutIfNeeded()
+    // The frame surrounds the 100 × 50 alignment rectangle placed at (16, 10).
+    expectFrame(badge, 13, 8, 108, 58)
+    badge.alignmentRectInsets = .zero
+    root.layoutIfNeeded()
+    expectFrame(badge, 16, 10, 100, 50)
+  }
+
   @Test("Fitting does not disturb the current layout", arguments: SolverKind.allCases)
   func fittingLeavesLayoutAlone(solver: SolverKind) {
     let root = makeRoot(solver)
