@@ -30,7 +30,7 @@ let package = Package(
     .target(name: "AutoLayout", dependencies: ["Cassowary"]),
 
     // Generated workloads: constraint systems and, later, view trees from the cookbook recipes.
-    .target(name: "Scenes", dependencies: ["Cassowary"]),
+    .target(name: "Scenes", dependencies: ["Cassowary", "AutoLayout"]),
 
     // jemalloc, linked as the process allocator so the harness can read its statistics.
     .systemLibrary(
@@ -46,6 +46,7 @@ let package = Package(
     .executableTarget(
       name: "bench",
       dependencies: [
+        "AutoLayout",
         "Cassowary",
         "Harness",
         "Scenes",
@@ -62,6 +63,7 @@ let package = Package(
       ]
     ),
     .testTarget(name: "AutoLayoutTests", dependencies: ["AutoLayout", "Cassowary"]),
+    .testTarget(name: "ScenesTests", dependencies: ["Scenes", "AutoLayout", "Cassowary"]),
     .testTarget(name: "HarnessTests", dependencies: ["Harness", "Scenes", "Cassowary"]),
   ]
 )

@@ -311,3 +311,13 @@ extension LayoutConstraint: CustomStringConvertible {
     return text
   }
 }
+
+extension LayoutConstraint {
+  /// A new, inactive constraint with the same items, attributes, relation, multiplier, constant,
+  /// priority and identifier (to re-create constraints that a removal deactivated).
+  public func copy() -> LayoutConstraint {
+    LayoutConstraint(
+      kind: kind, firstItem!, firstAttribute, relation, secondItem, secondAttribute,
+      multiplier: multiplier, constant: constant, priority: storedPriority, identifier: identifier)
+  }
+}

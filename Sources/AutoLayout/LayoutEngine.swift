@@ -234,7 +234,7 @@ public final class LayoutEngine {
     }
   }
 
-  private func optional(_ priority: LayoutPriority) -> LayoutPriority {
+  func optional(_ priority: LayoutPriority) -> LayoutPriority {
     priority.isRequired ? Self.strongestOptional : priority
   }
 
@@ -417,4 +417,69 @@ func monotonicNanoseconds() -> UInt64 {
   var time = timespec()
   clock_gettime(CLOCK_MONOTONIC, &time)
   return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+}
+
+// MARK: - Inspection, for exports and cross-checks
+
+extension LayoutEngine {
+  /// An installed constraint as the solver holds it: its solver rows (two for a content-size
+  /// constraint) at their declared priorities, over the engine's variables.
+  public struct LoweredConstraint {
+    /// The model's constraint.
+    public let constraint: LayoutConstraint
+    /// The solver-level constraints (a broken constraint keeps its declared priority here).
+    public let rows: [Constraint]
+  }
+
+  /// Every installed constraint, lowered, in the order of their solver ids.
+  public func loweredConstraints() -> [LoweredConstraint] {
+    var seen = Set<ObjectIdentifier>()
+    var result: [LoweredConstraint] = []
+    for case let constraint? in installed where seen.insert(ObjectIdentifier(constraint)).inserted {
+      let expression = lower(constraint)
+      if case .contentSize(let hugging, let resistance) = constraint.kind {
+        result.append(
+          LoweredConstraint(
+            constraint: constraint,
+            rows: [
+              Constraint(expression, .lessThanOrEqual, priority: optional(hugging)),
+              Constraint(expression, .greaterThanOrEqual, priority: optional(resistance)),
+            ]))
+      } else {
+        result.append(
+          LoweredConstraint(
+            constraint: constraint,
+            rows: [Constraint(expression, constraint.relation, priority: constraint.priority)]))
+      }
+    }
+    return result
+  }
+
+  /// The item a solver variable belongs to, and which of its coordinates it is (0 minX, 1 minY,
+  /// 2 width, 3 height).
+  public func owner(of variable: Variable) -> (item: LayoutItem, coordinate: Int)? {
+    let slot = Int(variable.id / 4)
+    guard slot < items.count, let item = items[slot] else { return nil }
+    return (item.takeUnretainedValue(), Int(variable.id % 4))
+  }
+
+  /// The solver's current value of `variable`.
+  public func value(of variable: Variable) -> Double { solver.value(of: variable) }
+}
+
+extension LayoutConstraint {
+  /// Whether the model made this constraint from a view's frame and autoresizing mask.
+  public var isAutoresizingMaskConstraint: Bool {
+    if case .autoresizingMask = kind { true } else { false }
+  }
+
+  /// Whether the model made this constraint from a view's intrinsic content size.
+  public var isContentSizeConstraint: Bool {
+    if case .contentSize = kind { true } else { false }
+  }
+}
+
+extension LayoutEngine {
+  /// One more than the highest variable id the engine has handed out.
+  public var solverVariableCapacity: Int { items.count * 4 }
 }

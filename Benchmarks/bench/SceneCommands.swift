@@ -1,0 +1,124 @@
+import ArgumentParser
+import AutoLayout
+import Cassowary
+import Foundation
+import Scenes
+
+extension SceneKind: ExpressibleByArgument {}
+extension SolverKind: ExpressibleByArgument {}
+
+/// `bench scenes`: the scene kinds, one line each.
+struct ListScenes: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "scenes", abstract: "List the scene kinds, one line each.")
+
+  func run() {
+    let width = SceneKind.allCases.map(\.rawValue.count).max() ?? 0
+    for kind in SceneKind.allCases {
+      let name = kind.rawValue.padding(toLength: width, withPad: " ", startingAt: 0)
+      let variants =
+        kind.variants.count > 1 ? " [variants: \(kind.variants.joined(separator: ", "))]" : ""
+      print("\(name)  \(kind.summary)\(variants)")
+    }
+  }
+}
+
+/// `bench export KIND --views N`: a scene as a `.constraints` file.
+struct Export: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Write a scene as a .constraints file (to standard output unless --output).")
+
+  @Argument(help: "The scene kind (see `bench scenes`).")
+  var kind: SceneKind
+  @Option(help: "How many views.")
+  var views = 100
+  @Option(help: "The seed of text lengths and positions.")
+  var seed: UInt64 = 1
+  @Option(help: "The variant (see `bench scenes`).")
+  var variant: String?
+  @Option(help: "Write here instead of standard output (atomically).")
+  var output: String?
+
+  func run() throws {
+    let scene: Scene
+    do {
+      scene = try Scene(kind, views: views, seed: seed, variant: variant)
+    } catch {
+      throw ValidationError(error.description)
+    }
+    let text = scene.exportFile().text(header: scene.exportHeader)
+    if let output {
+      try writeAtomically(text, to: output)
+    } else {
+      FileHandle.standardOutput.write(Data(text.utf8))
+    }
+  }
+}
+
+/// `bench solve FILE`: solves a `.constraints` file and prints the solution.
+struct Solve: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Solve a .constraints file and print NAME = VALUE lines.",
+    discussion: "Exit status: 0 solved, 1 unsatisfiable, 2 malformed input.")
+
+  @Argument(help: "The file; - or /dev/stdin for standard input.")
+  var file: String
+  @Option(help: "sparse or dense.")
+  var solver: SolverKind = .sparse
+
+  func run() throws {
+    let data: Data
+    if file == "-" || file == "/dev/stdin" {
+      data = FileHandle.standardInput.readDataToEndOfFile()
+    } else {
+      guard let contents = FileManager.default.contents(atPath: file) else {
+        printError("\(file): error: cannot read the file")
+        throw ExitCode(2)
+      }
+      data = contents
+    }
+    let system: ConstraintFile
+    do throws(ConstraintFileError) {
+      system = try ConstraintFile(parsing: String(decoding: data, as: UTF8.self), file: file)
+    } catch {
+      printError(error.description)
+      throw ExitCode(2)
+    }
+    do {
+      let values: [Double]
+      switch solver {
+      case .sparse:
+        var engine = SparseSolver()
+        values = try system.solve(with: &engine, file: file)
+      case .dense:
+        var engine = DenseSolver()
+        values = try system.solve(with: &engine, file: file)
+      }
+      FileHandle.standardOutput.write(Data(system.solutionText(values).utf8))
+    } catch let error as UnsatisfiableFileError {
+      printError(error.description)
+      throw ExitCode(1)
+    } catch {
+      printError("\(file): error: \(error)")
+      throw ExitCode(1)
+    }
+  }
+}
+
+/// Writes a line to standard error.
+func printError(_ line: String) {
+  FileHandle.standardError.write(Data((line + "\n").utf8))
+}
+
+/// Writes `text` to `path` through a `.partial` file renamed into place, so the file is never
+/// left half-written.
+func writeAtomically(_ text: String, to path: String) throws {
+  let partial = path + ".partial"
+  try Data(text.utf8).write(to: URL(fileURLWithPath: partial))
+  if FileManager.default.fileExists(atPath: path) {
+    _ = try FileManager.default.replaceItemAt(
+      URL(fileURLWithPath: path), withItemAt: URL(fileURLWithPath: partial))
+  } else {
+    try FileManager.default.moveItem(atPath: partial, toPath: path)
+  }
+}

@@ -1,0 +1,316 @@
+import Cassowary
+
+/// A malformed `.constraints` line: where and what, in the spec's `FILE:LINE:COLUMN: error:` form.
+public struct ConstraintFileError: Error, Equatable, CustomStringConvertible {
+  /// The file as named on the command line.
+  public var file: String
+  /// 1-based line and column.
+  public var line: Int
+  public var column: Int
+  /// What is wrong.
+  public var message: String
+
+  public var description: String { "\(file):\(line):\(column): error: \(message)" }
+}
+
+extension ConstraintFile {
+  /// Parses `text`, the contents of `file`; throws the first malformed line.
+  public init(parsing text: String, file: String) throws(ConstraintFileError) {
+    self.init()
+    var lineNumber = 0
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      lineNumber += 1
+      var scanner = LineScanner(
+        Array(line.utf8), file: file, line: lineNumber)
+      try scanner.statement(into: &self)
+    }
+  }
+}
+
+/// Reads one line of the format.
+struct LineScanner {
+  let bytes: [UInt8]
+  let file: String
+  let line: Int
+  var position = 0
+
+  init(_ bytes: [UInt8], file: String, line: Int) {
+    // Drop a comment and a carriage return.
+    var content = bytes
+    if let hash = content.firstIndex(of: UInt8(ascii: "#")) { content.removeSubrange(hash...) }
+    if content.last == UInt8(ascii: "\r") { content.removeLast() }
+    self.bytes = content
+    self.file = file
+    self.line = line
+  }
+
+  func error(_ message: String, at column: Int? = nil) -> ConstraintFileError {
+    ConstraintFileError(file: file, line: line, column: (column ?? position) + 1, message: message)
+  }
+
+  mutating func skipSpaces() {
+    while position < bytes.count, bytes[position] == 0x20 || bytes[position] == 0x09 {
+      position += 1
+    }
+  }
+
+  var atEnd: Bool {
+    mutating get {
+      skipSpaces()
+      return position >= bytes.count
+    }
+  }
+
+  func peek() -> UInt8? { position < bytes.count ? bytes[position] : nil }
+
+  static func isNameStart(_ byte: UInt8) -> Bool {
+    (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F
+  }
+
+  static func isNameByte(_ byte: UInt8) -> Bool {
+    isNameStart(byte) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2E
+  }
+
+  static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+  mutating func name() -> String? {
+    skipSpaces()
+    guard let first = peek(), Self.isNameStart(first) else { return nil }
+    let start = position
+    while let byte = peek(), Self.isNameByte(byte) { position += 1 }
+    return String(decoding: bytes[start..<position], as: UTF8.self)
+  }
+
+  /// A decimal number with optional sign and exponent.
+  mutating func number() throws(ConstraintFileError) -> Double? {
+    skipSpaces()
+    let start = position
+    if let sign = peek(), sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") { position += 1 }
+    var digits = 0
+    while let byte = peek(), Self.isDigit(byte) {
+      position += 1
+      digits += 1
+    }
+    if peek() == UInt8(ascii: ".") {
+      position += 1
+      while let byte = peek(), Self.isDigit(byte) {
+        position += 1
+        digits += 1
+      }
+    }
+    guard digits > 0 else {
+      position = start
+      return nil
+    }
+    if let e = peek(), e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+      let mark = position
+      position += 1
+      if let sign = peek(), sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") { position += 1 }
+      var exponentDigits = 0
+      while let byte = peek(), Self.isDigit(byte) {
+        position += 1
+        exponentDigits += 1
+      }
+      if exponentDigits == 0 { throw error("malformed exponent", at: mark) }
+    }
+    if let byte = peek(), Self.isNameStart(byte) {
+      throw error("malformed number '\(text(start, upTo: position + 1))'", at: start)
+    }
+    let literal = text(start, upTo: position)
+    guard let value = Double(literal), value.isFinite else {
+      throw error("number '\(literal)' is out of range", at: start)
+    }
+    return value
+  }
+
+  func text(_ start: Int, upTo end: Int) -> String {
+    String(decoding: bytes[start..<min(end, bytes.count)], as: UTF8.self)
+  }
+
+  /// One statement (or nothing, for a blank or comment line) into `file`.
+  mutating func statement(into file: inout ConstraintFile) throws(ConstraintFileError) {
+    if atEnd { return }
+    let start = position
+    if let keyword = name(), keyword == "edit" {
+      try edit(into: &file)
+      return
+    }
+    position = start
+    let lhs = try expression(in: &file)
+    skipSpaces()
+    let relation = try self.relation()
+    let rhs = try expression(in: &file)
+    let priority = try optionalPriority(default: .required)
+    try expectEnd()
+    file.statements.append(
+      .constraint(Constraint(lhs - rhs, relation, priority: priority), line: line))
+  }
+
+  mutating func edit(into file: inout ConstraintFile) throws(ConstraintFileError) {
+    skipSpaces()
+    let nameColumn = position
+    guard let name = name() else { throw error("expected a variable name after 'edit'") }
+    try checkNotReserved(name, at: nameColumn)
+    skipSpaces()
+    guard peek() == UInt8(ascii: "="),
+      position + 1 >= bytes.count || bytes[position + 1] != UInt8(ascii: "=")
+    else { throw error("expected '=' after the edit variable's name") }
+    position += 1
+    skipSpaces()
+    let valueColumn = position
+    guard let value = try number() else {
+      throw error("expected a number for the edit variable's value", at: valueColumn)
+    }
+    let priorityColumn = position
+    let priority = try optionalPriority(default: 999)
+    if priority.isRequired {
+      throw error(
+        "an edit variable cannot be required (priority 1000); use at most 999", at: priorityColumn)
+    }
+    try expectEnd()
+    for statement in file.statements {
+      if case .edit(let other, _, _, let otherLine) = statement, other == name {
+        throw error("'\(name)' is already an edit variable (line \(otherLine))", at: nameColumn)
+      }
+    }
+    _ = file.variable(name)
+    file.statements.append(.edit(name: name, value: value, priority: priority, line: line))
+  }
+
+  mutating func checkNotReserved(_ name: String, at column: Int) throws(ConstraintFileError) {
+    let lowered = name.lowercased()
+    if lowered == "nan" || lowered == "inf" || lowered == "infinity" {
+      throw error("'\(name)' is not a number this format accepts (no nan or inf)", at: column)
+    }
+  }
+
+  /// `TERM (('+' | '-') TERM)*`, a leading '-' negating the first term.
+  mutating func expression(in file: inout ConstraintFile) throws(ConstraintFileError)
+    -> LinearExpression
+  {
+    var result = LinearExpression()
+    var sign = 1.0
+    skipSpaces()
+    if peek() == UInt8(ascii: "-"), position + 1 < bytes.count, !Self.isDigit(bytes[position + 1]) {
+      sign = -1
+      position += 1
+    }
+    while true {
+      try term(sign, into: &result, file: &file)
+      skipSpaces()
+      guard let byte = peek(), byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") else {
+        return result
+      }
+      sign = byte == UInt8(ascii: "+") ? 1 : -1
+      position += 1
+    }
+  }
+
+  mutating func term(
+    _ sign: Double, into result: inout LinearExpression, file: inout ConstraintFile
+  )
+    throws(ConstraintFileError)
+  {
+    skipSpaces()
+    let column = position
+    if let value = try number() {
+      skipSpaces()
+      if peek() == UInt8(ascii: "*") {
+        position += 1
+        skipSpaces()
+        let nameColumn = position
+        guard let name = name() else {
+          throw error("expected a variable name after '*'", at: nameColumn)
+        }
+        try checkNotReserved(name, at: nameColumn)
+        result.terms.append(Term(file.variable(name), sign * value))
+      } else {
+        result.constant += sign * value
+      }
+      return
+    }
+    if let variableName = name() {
+      try checkNotReserved(variableName, at: column)
+      skipSpaces()
+      if peek() == UInt8(ascii: "*") {
+        position += 1
+        skipSpaces()
+        let numberColumn = position
+        guard let value = try number() else {
+          if name() != nil {
+            throw error(
+              "a term multiplies a variable by a number, not by another variable", at: numberColumn)
+          }
+          throw error("expected a number after '*'", at: numberColumn)
+        }
+        result.terms.append(Term(file.variable(variableName), sign * value))
+      } else {
+        result.terms.append(Term(file.variable(variableName), sign))
+      }
+      return
+    }
+    guard let byte = peek() else { throw error("expected a term (a number or a variable name)") }
+    throw error("unexpected character '\(Character(Unicode.Scalar(byte)))'", at: column)
+  }
+
+  mutating func relation() throws(ConstraintFileError) -> Relation {
+    skipSpaces()
+    let column = position
+    var symbol = ""
+    while let byte = peek(),
+      byte == UInt8(ascii: "=") || byte == UInt8(ascii: "<")
+        || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "!")
+    {
+      symbol.append(Character(Unicode.Scalar(byte)))
+      position += 1
+    }
+    switch symbol {
+    case "==": return .equal
+    case "<=": return .lessThanOrEqual
+    case ">=": return .greaterThanOrEqual
+    case "":
+      if let byte = peek() {
+        throw error(
+          "expected a relation (==, <=, >=), found '\(Character(Unicode.Scalar(byte)))'", at: column
+        )
+      }
+      throw error("expected a relation (==, <=, >=) before the end of the line", at: column)
+    default: throw error("unknown relation '\(symbol)'; use ==, <= or >=", at: column)
+    }
+  }
+
+  mutating func optionalPriority(default standard: Priority) throws(ConstraintFileError) -> Priority
+  {
+    skipSpaces()
+    guard peek() == UInt8(ascii: "@") else { return standard }
+    position += 1
+    skipSpaces()
+    let column = position
+    if let word = name() {
+      try checkNotReserved(word, at: column)
+      throw error("expected a number after '@'", at: column)
+    }
+    guard let value = try number() else { throw error("expected a number after '@'", at: column) }
+    guard value > 0, value <= 1000 else {
+      throw error(
+        "priority \(ConstraintFile.Number(value)) is out of range: it must be in (0, 1000]",
+        at: column)
+    }
+    return Priority(Float(value))
+  }
+
+  mutating func expectEnd() throws(ConstraintFileError) {
+    guard atEnd else {
+      throw error("unexpected '\(text(position, upTo: bytes.count))' at the end of the statement")
+    }
+  }
+}
+
+extension ConstraintFile {
+  /// A number as the format writes it, for messages.
+  struct Number: CustomStringConvertible {
+    var value: Double
+    init(_ value: Double) { self.value = value }
+    var description: String { number(value) }
+  }
+}

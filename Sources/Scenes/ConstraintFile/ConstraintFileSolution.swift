@@ -1,0 +1,67 @@
+import Cassowary
+
+/// Why a `.constraints` file has no solution: a required constraint that conflicts with others.
+public struct UnsatisfiableFileError: Error, CustomStringConvertible {
+  /// The file as named on the command line.
+  public var file: String
+  /// The line of the constraint that could not be added.
+  public var line: Int
+  /// The lines of the required constraints it conflicts with.
+  public var conflictingLines: [Int]
+
+  public var description: String {
+    let others =
+      conflictingLines.isEmpty
+      ? "the required constraints before it"
+      : "line" + (conflictingLines.count == 1 ? " " : "s ")
+        + conflictingLines.map(String.init).joined(separator: ", ")
+    return
+      "\(file):\(line):1: error: unsatisfiable required constraint; it conflicts with \(others)"
+  }
+}
+
+extension ConstraintFile {
+  /// Solves the system with `solver` (constraints in one batch, then every edit suggested) and
+  /// returns each variable's value, in order of first appearance.
+  public func solve<Solver: LayoutSolver>(
+    with solver: inout Solver, file: String
+  ) throws -> [Double] {
+    var lines: [Int] = []
+    solver.beginBatch()
+    defer { solver.endBatch() }
+    for statement in statements {
+      guard case .constraint(let constraint, let line) = statement else { continue }
+      let id = ConstraintID(lines.count)
+      lines.append(line)
+      do throws(SolverError) {
+        try solver.add(id, constraint)
+      } catch {
+        if case .unsatisfiable(_, _, let conflicts) = error {
+          throw UnsatisfiableFileError(
+            file: file, line: line,
+            conflictingLines: conflicts.keys.sorted().map { lines[Int($0.rawValue)] })
+        }
+        throw error
+      }
+    }
+    for statement in statements {
+      guard case .edit(let name, let value, let priority, _) = statement, let variable = index[name]
+      else { continue }
+      try solver.addEditVariable(variable, priority: priority)
+      try solver.suggestValue(variable, value)
+    }
+    solver.endBatch()
+    solver.beginBatch()
+    return (0..<variables.count).map { solver.value(of: Variable($0)) }
+  }
+
+  /// A solution in the spec's output form: `NAME = VALUE` a line, in order of first appearance.
+  public func solutionText(_ values: [Double]) -> String {
+    var output = ""
+    output.reserveCapacity(values.count * 24)
+    for (index, value) in values.enumerated() {
+      output += "\(variables.names[index]) = \(value == 0 ? "0" : "\(value)")\n"
+    }
+    return output
+  }
+}

@@ -1,0 +1,105 @@
+import AutoLayout
+
+extension Scene {
+  /// Whether `operation` makes sense on this scene.
+  public func supports(_ operation: SceneOperation) -> Bool {
+    switch operation {
+    case .resize, .teardown: true
+    case .constantChange: deepConstraint != nil
+    case .intrinsicSizeChange: !texts.isEmpty
+    case .hideUnhide: false
+    case .sizeClassSwitch: kind == .sizeClassButtons
+    case .churn: rows.count >= 3
+    }
+  }
+
+  /// Performs `operation`; the next layout pass solves and writes the frames. Each operation
+  /// undoes itself when repeated (portrait ↔ landscape, constant ± 1, texts back, sets swapped
+  /// back), so a harness can repeat it.
+  public func perform(_ operation: SceneOperation) {
+    precondition(supports(operation), "\(kind) does not support \(operation)")
+    switch operation {
+    case .resize:
+      isPortrait.toggle()
+      let size =
+        isPortrait ? portraitSize : Size(width: portraitSize.height, height: portraitSize.width)
+      root.frame = Rect(origin: .zero, size: size)
+    case .constantChange:
+      deepConstantChanged.toggle()
+      deepConstraint!.constant += deepConstantChanged ? 1 : -1
+    case .intrinsicSizeChange:
+      textsChanged.toggle()
+      for index in stride(from: 0, to: texts.count, by: 10) {
+        let (view, original) = texts[index]
+        view.text = textsChanged ? original + "Xx" : original
+      }
+    case .hideUnhide:
+      break
+    case .sizeClassSwitch:
+      switchSizeClass()
+    case .churn:
+      churn(rows.count / 2)
+    case .teardown:
+      teardown()
+    }
+  }
+
+  private func inBatch(_ body: () -> Void) {
+    let engine = root.layoutEngine
+    engine?.beginBatch()
+    body()
+    engine?.endBatch()
+  }
+
+  private func switchSizeClass() {
+    isCompactRegular.toggle()
+    inBatch {
+      let off = rows.flatMap { isCompactRegular ? $0.anyAny : $0.compactRegular }
+      let on = rows.flatMap { isCompactRegular ? $0.compactRegular : $0.anyAny }
+      LayoutConstraint.deactivate(off)
+      LayoutConstraint.activate(on)
+    }
+  }
+
+  /// Removes row `index` (its constraints go with it, and the next row's link to it) and adds it
+  /// back with new constraints.
+  private func churn(_ index: Int) {
+    inBatch {
+      for view in rows[index].views { view.removeFromSuperview() }
+      for guide in rows[index].guides { root.removeLayoutGuide(guide) }
+      for view in rows[index].views { root.addSubview(view) }
+      for guide in rows[index].guides { root.addLayoutGuide(guide) }
+      var constraints: [LayoutConstraint] = []
+      let (own, link) = rebuildConstraints(index)
+      rows[index].own = own
+      rows[index].link = link
+      constraints += own + link
+      if index + 1 < rows.count {
+        let (_, next) = rebuildConstraints(index + 1)
+        rows[index + 1].link = next
+        constraints += next
+      }
+      if kind == .sizeClassButtons {
+        let (anyAny, compact) = rebuildSizeClassConstraints(index)
+        rows[index].anyAny = anyAny
+        rows[index].compactRegular = compact
+        constraints += isCompactRegular ? compact : anyAny
+      }
+      LayoutConstraint.activate(constraints)
+    }
+  }
+
+  /// Removes every row.
+  private func teardown() {
+    inBatch {
+      for row in rows {
+        for view in row.views { view.removeFromSuperview() }
+        for guide in row.guides { root.removeLayoutGuide(guide) }
+      }
+    }
+    rows.removeAll()
+    texts.removeAll()
+    deepConstraint = nil
+    viewCount = 0
+  }
+}

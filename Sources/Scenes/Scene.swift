@@ -1,0 +1,470 @@
+import AutoLayout
+import Cassowary
+
+/// A generated view tree: a deterministic function of (kind, view count, seed, variant), built the
+/// way the cookbook builds its recipes, with the incremental operations that make sense on it.
+///
+/// The root is a phone-sized view (375 × 667 in portrait; larger for big nested grids) with the
+/// cookbook's margins (16 on the sides) and a 20-point status bar as its safe area's top. The tree
+/// is made of rows (a row of a form, a row of buttons, a top-level container), so that one row can
+/// be removed and added back.
+public final class Scene {
+  /// Which recipe built the scene.
+  public let kind: SceneKind
+  /// The view count asked for.
+  public let requestedViews: Int
+  /// The seed of the text lengths and positions.
+  public let seed: UInt64
+  /// The variant (see ``SceneKind/variants``).
+  public let variant: String
+  /// The root view.
+  public let root: View
+  /// The views below the root, exactly.
+  public internal(set) var viewCount = 0
+  /// Whether the root is in portrait.
+  public internal(set) var isPortrait = true
+  /// Whether the compact-regular constraint set is active (size-class-buttons).
+  public internal(set) var isCompactRegular = false
+
+  struct Row {
+    var views: [View] = []
+    var guides: [LayoutGuide] = []
+    var own: [LayoutConstraint] = []
+    var link: [LayoutConstraint] = []
+    var anyAny: [LayoutConstraint] = []
+    var compactRegular: [LayoutConstraint] = []
+  }
+
+  var rows: [Row] = []
+  var names: [ObjectIdentifier: String] = [:]
+  var texts: [(view: Label, original: String)] = []
+  var textsChanged = false
+  var generator: SeededGenerator
+  let portraitSize: Size
+  var deepConstraint: LayoutConstraint?
+  var deepConstantChanged = false
+
+  /// Builds the scene: its views and its constraints, activated in one batch. Nothing is solved
+  /// until the root is laid out.
+  public init(
+    _ kind: SceneKind, views: Int, seed: UInt64 = 1, variant: String? = nil,
+    solver: SolverKind = .sparse
+  ) throws(SceneError) {
+    guard views >= 1 else { throw SceneError(description: "a scene needs at least 1 view") }
+    let chosen = variant ?? kind.variants[0]
+    guard kind.variants.contains(chosen) else {
+      throw SceneError(
+        description: "unknown variant '\(chosen)' for \(kind); valid: "
+          + kind.variants.joined(separator: ", "))
+    }
+    self.kind = kind
+    self.requestedViews = views
+    self.seed = seed
+    self.variant = chosen
+    self.generator = SeededGenerator(seed: seed)
+    let scale = kind == .nestedGrid ? max(1, (Double(views) / 100).squareRoot()) : 1
+    portraitSize = Size(width: 375 * scale, height: 667 * scale)
+    root = View(frame: Rect(origin: .zero, size: portraitSize))
+    root.preferredSolver = solver
+    root.layoutMargins = EdgeInsets(top: 0, left: 16, bottom: 0, right: 16)
+    root.safeAreaInsets = EdgeInsets(top: 20, left: 0, bottom: 0, right: 0)
+    name(root, "root")
+    name(root.layoutMarginsGuide, "root.margins")
+    name(root.safeAreaLayoutGuide, "root.safeArea")
+    build()
+  }
+
+  // MARK: Names
+
+  func name(_ item: LayoutItem, _ text: String) {
+    names[ObjectIdentifier(item)] = text
+  }
+
+  /// The scene's name for `item` (`row12.field`, `root.margins`), used for exported variables.
+  public func name(of item: LayoutItem) -> String? {
+    if let name = names[ObjectIdentifier(item)] { return name }
+    if let guide = item as? LayoutGuide, let owner = guide.owningView,
+      let ownerName = names[ObjectIdentifier(owner)]
+    {
+      switch guide.identifier {
+      case "UIViewLayoutMarginsGuide": return ownerName + ".margins"
+      case "UIViewSafeAreaLayoutGuide": return ownerName + ".safeArea"
+      default: return nil
+      }
+    }
+    return nil
+  }
+
+  // MARK: Building
+
+  private func build() {
+    var constraints: [LayoutConstraint] = []
+    switch kind {
+    case .nestedGrid:
+      buildNestedGrid(into: &constraints)
+    default:
+      let perRow: Int
+      switch kind {
+      case .form, .dynamicForm, .sizeClassButtons: perRow = 2
+      case .equalWidthButtons: perRow = variant == "three" ? 3 : 2
+      case .equalSpacing: perRow = 5
+      default: perRow = 1
+      }
+      let count = max(1, (requestedViews + perRow / 2) / perRow)
+      for index in 0..<count {
+        rows.append(makeRow(index))
+        let (own, link) = rowConstraints(index)
+        rows[index].own = own
+        rows[index].link = link
+        constraints += own + link
+        if kind == .sizeClassButtons {
+          let (anyAny, compact) = sizeClassConstraints(index)
+          rows[index].anyAny = anyAny
+          rows[index].compactRegular = compact
+          constraints += anyAny
+        }
+      }
+    }
+    LayoutConstraint.activate(constraints)
+    pickDeepConstraint()
+  }
+
+  private func plainView(_ name: String) -> View {
+    let view = View()
+    view.translatesAutoresizingMaskIntoConstraints = false
+    self.name(view, name)
+    return view
+  }
+
+  private func label(_ name: String, _ make: (String) -> Label, letters: ClosedRange<Int>)
+    -> Label
+  {
+    let view = make(generator.word(length: generator.int(in: letters)))
+    self.name(view, name)
+    texts.append((view, view.text))
+    return view
+  }
+
+  /// Makes row `index`'s views and adds them to the root.
+  private func makeRow(_ index: Int) -> Row {
+    var row = Row()
+    let prefix = "row\(index)"
+    switch kind {
+    case .form, .dynamicForm:
+      let label = label("\(prefix).label", { Label($0) }, letters: 4...14)
+      if kind == .dynamicForm, generator.int(in: 0...99) < 15 {
+        label.font = FontMetrics(pointSize: 36)
+      }
+      row.views = [label, self.label("\(prefix).field", { TextField($0) }, letters: 8...20)]
+    case .equalWidthButtons:
+      let count = variant == "three" ? 3 : 2
+      row.views = (0..<count).map {
+        self.label("\(prefix).button\($0)", { Button($0) }, letters: 3...24)
+      }
+    case .equalSpacing:
+      let short = label("\(prefix).short", { Button($0) }, letters: 3...8)
+      let long = label("\(prefix).long", { Button($0) }, letters: 12...24)
+      row.views = [short, long]
+      for spacer in 0..<3 {
+        if variant == "layout-guides" {
+          let guide = LayoutGuide(identifier: "\(prefix).spacer\(spacer)")
+          name(guide, "\(prefix).spacer\(spacer)")
+          row.guides.append(guide)
+        } else {
+          row.views.append(plainView("\(prefix).spacer\(spacer)"))
+        }
+      }
+    case .sizeClassButtons:
+      row.views = [
+        label("\(prefix).short", { Button($0) }, letters: 3...8),
+        label("\(prefix).long", { Button($0) }, letters: 12...24),
+      ]
+    case .flat:
+      row.views = [label("label\(index)", { Label($0) }, letters: 3...16)]
+    case .chain:
+      row.views = [plainView("v\(index)")]
+    case .nestedGrid:
+      preconditionFailure("nested grids are built by buildNestedGrid")
+    }
+    for view in row.views { root.addSubview(view) }
+    for guide in row.guides { root.addLayoutGuide(guide) }
+    viewCount += row.views.count
+    return row
+  }
+
+  /// The anchor the row below `index` hangs from, or the safe area's top (+ 20) for the first.
+  private func anchorAbove(_ index: Int) -> (YAxisAnchor, Double) {
+    guard index > 0 else { return (root.safeAreaLayoutGuide.topAnchor, 20) }
+    let views = rows[index - 1].views
+    switch kind {
+    case .form: return (views[1].bottomAnchor, standardSpacing)
+    case .sizeClassButtons: return (views[1].bottomAnchor, standardSpacing)
+    default: return (views[0].bottomAnchor, standardSpacing)
+    }
+  }
+
+  func rebuildConstraints(_ index: Int) -> (own: [LayoutConstraint], link: [LayoutConstraint]) {
+    if kind == .flat {
+      // Keep the label where it was.
+      return (rows[index].own.map { $0.copy() }, [])
+    }
+    return rowConstraints(index)
+  }
+
+  func rebuildSizeClassConstraints(_ index: Int) -> ([LayoutConstraint], [LayoutConstraint]) {
+    sizeClassConstraints(index)
+  }
+
+  /// Row `index`'s constraints: its own, and its link to the row above (or the top).
+  private func rowConstraints(_ index: Int) -> (own: [LayoutConstraint], link: [LayoutConstraint]) {
+    let views = rows[index].views
+    let margins = root.layoutMarginsGuide
+    let (above, spacing) = anchorAbove(index)
+    switch kind {
+    case .form, .dynamicForm:
+      let label = views[0], field = views[1]
+      var own = [
+        label.leadingAnchor.constraint(equalTo: margins.leadingAnchor),
+        field.leadingAnchor.constraint(equalToSystemSpacingAfter: label.trailingAnchor),
+        field.trailingAnchor.constraint(equalTo: margins.trailingAnchor),
+        label.lastBaselineAnchor.constraint(equalTo: field.lastBaselineAnchor),
+      ]
+      if index > 0 {
+        own.append(field.widthAnchor.constraint(equalTo: rows[0].views[1].widthAnchor))
+      }
+      if kind == .form {
+        return (own, [field.topAnchor.constraint(equalTo: above, constant: spacing)])
+      }
+      let labelAbove = index > 0 ? rows[index - 1].views[0].bottomAnchor : above
+      let fieldAbove = index > 0 ? rows[index - 1].views[1].bottomAnchor : above
+      return (
+        own,
+        [
+          label.topAnchor.constraint(greaterThanOrEqualTo: labelAbove, constant: spacing),
+          label.topAnchor.constraint(equalTo: labelAbove, constant: spacing).withPriority(249),
+          field.topAnchor.constraint(greaterThanOrEqualTo: fieldAbove, constant: spacing),
+          field.topAnchor.constraint(equalTo: fieldAbove, constant: spacing).withPriority(249),
+        ]
+      )
+    case .equalWidthButtons:
+      var own = [views[0].leadingAnchor.constraint(equalTo: margins.leadingAnchor)]
+      for (previous, button) in zip(views, views.dropFirst()) {
+        own += [
+          button.leadingAnchor.constraint(equalToSystemSpacingAfter: previous.trailingAnchor),
+          button.widthAnchor.constraint(equalTo: views[0].widthAnchor),
+          button.bottomAnchor.constraint(equalTo: views[0].bottomAnchor),
+        ]
+      }
+      own.append(views.last!.trailingAnchor.constraint(equalTo: margins.trailingAnchor))
+      return (own, [views[0].topAnchor.constraint(equalTo: above, constant: spacing)])
+    case .equalSpacing:
+      let short = views[0], long = views[1]
+      let spacers: [LayoutItem] =
+        rows[index].guides.isEmpty ? Array(views[2...]) : rows[index].guides
+      var own = [
+        spacers[0].leadingAnchor.constraint(equalTo: margins.leadingAnchor),
+        short.leadingAnchor.constraint(equalTo: spacers[0].trailingAnchor),
+        spacers[1].leadingAnchor.constraint(equalTo: short.trailingAnchor),
+        long.leadingAnchor.constraint(equalTo: spacers[1].trailingAnchor),
+        spacers[2].leadingAnchor.constraint(equalTo: long.trailingAnchor),
+        spacers[2].trailingAnchor.constraint(equalTo: margins.trailingAnchor),
+        short.leadingAnchor.constraint(greaterThanOrEqualTo: margins.leadingAnchor),
+        long.leadingAnchor.constraint(greaterThanOrEqualToSystemSpacingAfter: short.trailingAnchor),
+        margins.trailingAnchor.constraint(greaterThanOrEqualTo: long.trailingAnchor),
+        spacers[0].widthAnchor.constraint(equalTo: spacers[1].widthAnchor),
+        spacers[0].widthAnchor.constraint(equalTo: spacers[2].widthAnchor),
+        short.widthAnchor.constraint(equalTo: long.widthAnchor),
+        long.bottomAnchor.constraint(equalTo: short.bottomAnchor),
+      ]
+      for spacer in spacers {
+        own += [
+          spacer.bottomAnchor.constraint(equalTo: short.bottomAnchor),
+          spacer.heightAnchor.constraint(equalToConstant: 0),
+        ]
+      }
+      return (own, [short.topAnchor.constraint(equalTo: above, constant: spacing)])
+    case .sizeClassButtons:
+      let short = views[0], long = views[1]
+      // Constraints 1, 3 and 6 of the recipe hold in both size classes; 4 (the short button's
+      // vertical position) becomes the link to the row above.
+      let own = [
+        short.leadingAnchor.constraint(equalTo: margins.leadingAnchor),
+        long.trailingAnchor.constraint(equalTo: margins.trailingAnchor),
+        short.widthAnchor.constraint(equalTo: long.widthAnchor),
+      ]
+      return (own, [short.topAnchor.constraint(equalTo: above, constant: spacing)])
+    case .flat:
+      let x = Double(generator.int(in: 0...300)), y = Double(generator.int(in: 0...620))
+      return (
+        [
+          views[0].leadingAnchor.constraint(equalTo: root.leadingAnchor, constant: x),
+          views[0].topAnchor.constraint(equalTo: root.topAnchor, constant: y),
+        ], []
+      )
+    case .chain:
+      let view = views[0]
+      guard index > 0 else {
+        return (
+          [
+            view.heightAnchor.constraint(equalToConstant: 20),
+            view.leadingAnchor.constraint(equalTo: margins.leadingAnchor),
+            view.trailingAnchor.constraint(equalTo: margins.trailingAnchor),
+          ],
+          [view.topAnchor.constraint(equalTo: above, constant: spacing)]
+        )
+      }
+      let previous = rows[index - 1].views[0]
+      return (
+        [view.heightAnchor.constraint(equalToConstant: 20)],
+        [
+          view.topAnchor.constraint(equalTo: above, constant: spacing),
+          view.leadingAnchor.constraint(equalTo: previous.leadingAnchor),
+          view.widthAnchor.constraint(equalTo: previous.widthAnchor),
+        ]
+      )
+    case .nestedGrid:
+      return nestedRowConstraints(index)
+    }
+  }
+
+  /// The recipe's two sets for row `index`: Any-Any adds 2 (long after short) and 5 (long's
+  /// bottom with short's); Compact-Regular uninstalls those and adds 7, 8 and 9 (long at the
+  /// leading margin, short at the trailing margin, long below short).
+  private func sizeClassConstraints(_ index: Int) -> ([LayoutConstraint], [LayoutConstraint]) {
+    let short = rows[index].views[0], long = rows[index].views[1]
+    let margins = root.layoutMarginsGuide
+    return (
+      [
+        long.leadingAnchor.constraint(equalToSystemSpacingAfter: short.trailingAnchor),
+        long.bottomAnchor.constraint(equalTo: short.bottomAnchor),
+      ],
+      [
+        long.leadingAnchor.constraint(equalTo: margins.leadingAnchor),
+        short.trailingAnchor.constraint(equalTo: margins.trailingAnchor),
+        long.topAnchor.constraint(equalToSystemSpacingBelow: short.bottomAnchor),
+      ]
+    )
+  }
+
+  // MARK: Nested grids
+
+  /// Containers of containers, breadth first: each container gets up to 4 children until the
+  /// view count is reached; a container lays its children out in a row (even depths) or a column
+  /// (odd depths) inside its margins, 8 apart, with equal sizes.
+  private func buildNestedGrid(into constraints: inout [LayoutConstraint]) {
+    var queue: [(view: View, depth: Int, name: String)] = [(root, 0, "n")]
+    var head = 0
+    var children: [ObjectIdentifier: [View]] = [:]
+    while viewCount < requestedViews, head < queue.count {
+      let (container, depth, prefix) = queue[head]
+      head += 1
+      var made: [View] = []
+      for index in 0..<4 where viewCount < requestedViews {
+        let child = plainView(prefix == "n" ? "n\(index)" : "\(prefix).\(index)")
+        child.layoutMargins = EdgeInsets(all: 4)
+        container.addSubview(child)
+        viewCount += 1
+        made.append(child)
+        queue.append((child, depth + 1, names[ObjectIdentifier(child)]!))
+      }
+      children[ObjectIdentifier(container)] = made
+      if container === root {
+        rows = made.map { Row(views: [$0]) }
+      } else {
+        constraints += gridConstraints(made, in: container, horizontal: depth % 2 == 0)
+      }
+    }
+    for index in rows.indices {
+      let (own, link) = nestedRowConstraints(index)
+      rows[index].own = own
+      rows[index].link = link
+      constraints += own + link
+    }
+  }
+
+  private func gridConstraints(_ items: [View], in container: View, horizontal: Bool)
+    -> [LayoutConstraint]
+  {
+    let margins = container.layoutMarginsGuide
+    var result: [LayoutConstraint] = []
+    for (index, item) in items.enumerated() {
+      result += edgeConstraints(item, index, items, margins, horizontal: horizontal)
+    }
+    return result
+  }
+
+  /// The constraints that place `items[index]` among its siblings inside `margins`.
+  private func edgeConstraints(
+    _ item: View, _ index: Int, _ items: [View], _ margins: LayoutGuide, horizontal: Bool
+  ) -> [LayoutConstraint] {
+    var result: [LayoutConstraint] = []
+    if horizontal {
+      result += [
+        item.topAnchor.constraint(equalTo: margins.topAnchor),
+        item.bottomAnchor.constraint(equalTo: margins.bottomAnchor),
+        index == 0
+          ? item.leadingAnchor.constraint(equalTo: margins.leadingAnchor)
+          : item.leadingAnchor.constraint(
+            equalToSystemSpacingAfter: items[index - 1].trailingAnchor),
+      ]
+      if index > 0 { result.append(item.widthAnchor.constraint(equalTo: items[0].widthAnchor)) }
+      if index == items.count - 1 {
+        result.append(item.trailingAnchor.constraint(equalTo: margins.trailingAnchor))
+      }
+    } else {
+      result += [
+        item.leadingAnchor.constraint(equalTo: margins.leadingAnchor),
+        item.trailingAnchor.constraint(equalTo: margins.trailingAnchor),
+        index == 0
+          ? item.topAnchor.constraint(equalTo: margins.topAnchor)
+          : item.topAnchor.constraint(equalToSystemSpacingBelow: items[index - 1].bottomAnchor),
+      ]
+      if index > 0 { result.append(item.heightAnchor.constraint(equalTo: items[0].heightAnchor)) }
+      if index == items.count - 1 {
+        result.append(item.bottomAnchor.constraint(equalTo: margins.bottomAnchor))
+      }
+    }
+    return result
+  }
+
+  private func nestedRowConstraints(_ index: Int) -> (
+    own: [LayoutConstraint], link: [LayoutConstraint]
+  ) {
+    let items = rows.map { $0.views[0] }
+    let all = edgeConstraints(
+      items[index], index, items, root.layoutMarginsGuide, horizontal: true)
+    // The leading constraint links to the previous row; the rest are the row's own.
+    let link = all.filter { $0.firstAttribute == .leading }
+    let own = all.filter { $0.firstAttribute != .leading }
+    return (own, link)
+  }
+
+  /// A spacing in the middle of the tree, for constant-change.
+  private func pickDeepConstraint() {
+    guard !rows.isEmpty else { return }
+    let middle = rows[rows.count / 2]
+    if kind == .nestedGrid, let deepest = root.deepestDescendant(), deepest !== root,
+      let constraint = deepest.constraintsAffectingLayout(for: .horizontal).first(where: {
+        $0.firstItem === deepest && $0.firstAttribute == .leading
+      })
+        ?? deepest.constraintsAffectingLayout(for: .vertical).first(where: {
+          $0.firstItem === deepest && $0.firstAttribute == .top
+        })
+    {
+      deepConstraint = constraint
+      return
+    }
+    deepConstraint = (middle.link + middle.own).first {
+      !$0.constant.isZero || $0.relation == .equal
+    }
+  }
+}
+
+extension View {
+  /// The last view of a depth-first walk that always takes the last subview.
+  func deepestDescendant() -> View? {
+    var view = self
+    while let last = view.subviews.last { view = last }
+    return view
+  }
+}
