@@ -77,31 +77,11 @@ struct Solve: ParsableCommand {
       }
       data = contents
     }
-    let system: ConstraintFile
-    do throws(ConstraintFileError) {
-      system = try ConstraintFile(parsing: String(decoding: data, as: UTF8.self), file: file)
-    } catch {
-      printError(error.description)
-      throw ExitCode(2)
-    }
-    do {
-      let values: [Double]
-      switch solver {
-      case .sparse:
-        var engine = SparseSolver()
-        values = try system.solve(with: &engine, file: file)
-      case .dense:
-        var engine = DenseSolver()
-        values = try system.solve(with: &engine, file: file)
-      }
-      FileHandle.standardOutput.write(Data(system.solutionText(values).utf8))
-    } catch let error as UnsatisfiableFileError {
-      printError(error.description)
-      throw ExitCode(1)
-    } catch {
-      printError("\(file): error: \(error)")
-      throw ExitCode(1)
-    }
+    let result = ConstraintFile.solve(
+      text: String(decoding: data, as: UTF8.self), file: file, dense: solver == .dense)
+    FileHandle.standardOutput.write(Data(result.output.utf8))
+    if !result.error.isEmpty { printError(result.error) }
+    if result.status != 0 { throw ExitCode(result.status) }
   }
 }
 

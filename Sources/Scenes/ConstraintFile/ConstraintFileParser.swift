@@ -161,6 +161,7 @@ struct LineScanner {
     guard let value = try number() else {
       throw error("expected a number for the edit variable's value", at: valueColumn)
     }
+    skipSpaces()
     let priorityColumn = position
     let priority = try optionalPriority(default: 999)
     if priority.isRequired {

@@ -1,0 +1,130 @@
+import AutoLayout
+import Cassowary
+import Scenes
+import Testing
+
+/// Every kind and variant at a small size.
+let smallScenes: [(SceneKind, String)] = SceneKind.allCases.flatMap { kind in
+  kind.variants.map { (kind, $0) }
+}
+
+@Suite("Scenes")
+struct SceneTests {
+  @Test("Structure: view count, no ambiguity, no conflict", arguments: smallScenes)
+  func structure(kind: SceneKind, variant: String) throws {
+    let scene = try Scene(kind, views: 100, variant: variant)
+    scene.root.layoutIfNeeded()
+    let expected = kind == .equalSpacing && variant == "layout-guides" ? 40 : 100
+    #expect(abs(scene.viewCount - expected) <= expected / 20, "\(scene.viewCount) views")
+    var count = 0
+    scene.root.visitSubtree { _ in count += 1 }
+    #expect(count - 1 == scene.viewCount)
+    #expect(scene.root.layoutEngine!.conflicts.isEmpty)
+    let ambiguous = scene.root.autolayoutTrace().split(separator: "\n").filter {
+      $0.contains("AMBIGUOUS")
+    }
+    #expect(ambiguous.isEmpty, "ambiguous: \(ambiguous.prefix(3))")
+  }
+
+  @Test("Form: the widest label decides the column, rows 42 apart")
+  func formGeometry() throws {
+    let scene = try Scene(.form, views: 20)
+    scene.root.layoutIfNeeded()
+    let rows = (0..<10).map { index in
+      scene.root.subviews.filter { scene.name(of: $0)?.hasPrefix("row\(index).") == true }
+    }
+    let widest = rows.map { $0[0].intrinsicContentSize.width }.max()!
+    for (index, row) in rows.enumerated() {
+      let (label, field) = (row[0], row[1])
+      #expect(label.frame.minX == 16)
+      #expect(field.frame.minX == 16 + widest + 8)
+      #expect(field.frame.maxX == 359)
+      #expect(field.frame.minY == 40 + Double(index) * 42)
+    }
+  }
+
+  @Test("Nested grid: children split their container's margins evenly")
+  func nestedGridGeometry() throws {
+    let scene = try Scene(.nestedGrid, views: 20)
+    scene.root.layoutIfNeeded()
+    let top = scene.root.subviews
+    #expect(top.count == 4)
+    // Four columns across 343 points with three 8-point gaps.
+    let width = (343.0 - 24) / 4
+    for (index, column) in top.enumerated() {
+      #expect(abs(column.frame.minX - (16 + Double(index) * (width + 8))) < 1e-9)
+      #expect(abs(column.frame.width - width) < 1e-9)
+      #expect(column.frame.minY == 0 && column.frame.height == 667)
+    }
+    // Their children stack in a column inside 4-point margins.
+    let cells = top[0].subviews
+    #expect(cells.count == 4)
+    let height = (667.0 - 8 - 24) / 4
+    #expect(abs(cells[1].frame.minY - (4 + height + 8)) < 1e-9)
+    #expect(abs(cells[1].frame.width - (width - 8)) < 1e-9)
+  }
+
+  @Test("Determinism: the same arguments export the same bytes; another seed differs")
+  func determinism() throws {
+    for (kind, variant) in smallScenes {
+      let first = try Scene(kind, views: 30, seed: 7, variant: variant).exportFile().text()
+      let second = try Scene(kind, views: 30, seed: 7, variant: variant).exportFile().text()
+      #expect(first == second, "\(kind)")
+      let other = try Scene(kind, views: 30, seed: 8, variant: variant).exportFile().text()
+      if kind != .nestedGrid && kind != .chain {
+        #expect(first != other, "\(kind) ignores its seed")
+      }
+    }
+  }
+
+  @Test("Round trip: export, parse, solve equals solving the scene", arguments: smallScenes)
+  func roundTrip(kind: SceneKind, variant: String) throws {
+    let scene = try Scene(kind, views: 60, variant: variant)
+    let file = scene.exportFile()
+    let text = file.text(header: scene.exportHeader)
+    let parsed = try ConstraintFile(parsing: text, file: "scene.constraints")
+    #expect(parsed.constraintCount == file.constraintCount)
+    let direct = scene.directValues(for: parsed)
+    for dense in [false, true] {
+      let result = ConstraintFile.solve(text: text, file: "scene.constraints", dense: dense)
+      #expect(result.status == 0, "\(result.error)")
+      var compared = 0
+      for line in result.output.split(separator: "\n") {
+        let parts = line.split(separator: " = ")
+        guard let expected = direct[String(parts[0])] else { continue }
+        let value = Double(parts[1])!
+        #expect(abs(value - expected) <= 1e-6 * max(1, abs(expected)), "\(parts[0])")
+        compared += 1
+      }
+      #expect(compared >= scene.viewCount * 4)
+    }
+  }
+
+  @Test(
+    "Operations: each keeps the layout valid and equal to a full re-solve", arguments: smallScenes)
+  func operations(kind: SceneKind, variant: String) throws {
+    for solver in SolverKind.allCases {
+      let scene = try Scene(kind, views: 24, variant: variant, solver: solver)
+      scene.root.layoutIfNeeded()
+      for operation in SceneOperation.allCases where scene.supports(operation) {
+        // Twice: each operation undoes itself the second time.
+        for _ in 0..<2 {
+          scene.perform(operation)
+          scene.root.layoutIfNeeded()
+          let engine = scene.root.layoutEngine!
+          #expect(engine.conflicts.isEmpty, "\(operation)")
+          let incremental = scene.directValues(for: ConstraintFile())
+          try engine.solveFromScratch()
+          let full = scene.directValues(for: ConstraintFile())
+          for (name, value) in incremental {
+            let other = full[name] ?? .nan
+            #expect(abs(value - other) <= 1e-6 * max(1, abs(value)), "\(operation) \(name)")
+          }
+        }
+      }
+      // After teardown only the root's guides remain in the engine.
+      #expect(scene.viewCount == 0)
+      #expect(scene.root.layoutEngine!.solverStatistics.constraints <= 12)
+    }
+  }
+}
