@@ -40,7 +40,7 @@ let package = Package(
     ),
 
     // Measurement: clocks, allocator statistics, reports.
-    .target(name: "Harness", dependencies: ["CJemalloc"]),
+    .target(name: "Harness", dependencies: ["CJemalloc", "Scenes", "AutoLayout", "Cassowary"]),
 
     // The `bench` command-line tool.
     .executableTarget(

@@ -11,8 +11,11 @@ struct Bench: ParsableCommand {
       Builds generated view trees of 100 to 10,000+ views, solves them with the sparse-tableau \
       solver and the dense baseline, and reports time, allocations and memory per phase.
       """,
-    subcommands: [Environment.self, ListScenes.self, Export.self, Solve.self, SolverProbe.self],
-    defaultSubcommand: Environment.self
+    subcommands: [
+      Run.self, Compare.self, ListScenes.self, Export.self, Solve.self, SolverProbe.self,
+      Environment.self,
+    ],
+    defaultSubcommand: Run.self
   )
 }
 

@@ -159,3 +159,14 @@ extension View {
       height: rect.height)
   }
 }
+
+extension View {
+  /// Marks every view of the subtree so that the next layout pass rewrites every frame from the
+  /// solver (a full layout pass, for measuring frame assignment).
+  public func setNeedsLayoutOfSubtree() {
+    visitSubtree { view in
+      view.originMoved = true
+      view.setNeedsLayout()
+    }
+  }
+}

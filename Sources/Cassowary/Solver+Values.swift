@@ -35,6 +35,8 @@ extension Solver {
     }
     let reported = reportedValue
     let saved = self
+    // Inside a client's batch, the rebuild still solves fully; the client's batch stays open.
+    let outerBatchDepth = batchDepth
     reset()
     do {
       beginBatch()
@@ -48,6 +50,7 @@ extension Solver {
       self = saved
       throw error
     }
+    batchDepth = outerBatchDepth
     // Keep reporting changes against what the client last saw.
     for index in reported.indices where index < reportedValue.count {
       reportedValue[index] = reported[index]

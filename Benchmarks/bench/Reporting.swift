@@ -1,0 +1,208 @@
+import ArgumentParser
+import Foundation
+import Harness
+
+/// Appends rows to `<path>.partial` as they come (each row one write, so the file always ends on
+/// a whole row) and renames it to `path` when the run completes.
+final class ResultsWriter: @unchecked Sendable {
+  let path: String
+  let partial: String
+  let descriptor: Int32
+
+  init(path: String) throws {
+    self.path = path
+    partial = path + ".partial"
+    let directory = (path as NSString).deletingLastPathComponent
+    if !directory.isEmpty {
+      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+    descriptor = open(partial, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    guard descriptor >= 0 else {
+      throw ValidationError("cannot write \(partial): \(String(cString: strerror(errno)))")
+    }
+    write(CSV.line(ResultRow.columns))
+  }
+
+  private func write(_ text: String) {
+    var text = text
+    text.withUTF8 { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let written = Foundation.write(
+          descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        if written <= 0 { return }
+        offset += written
+      }
+    }
+  }
+
+  func append(_ row: ResultRow) { write(CSV.line(row.fields)) }
+
+  /// Closes the file and moves it into place.
+  func commit() throws {
+    fsync(descriptor)
+    close(descriptor)
+    guard rename(partial, path) == 0 else {
+      throw ValidationError(
+        "cannot rename \(partial) to \(path): \(String(cString: strerror(errno)))")
+    }
+  }
+
+  nonisolated(unsafe) static var interrupted: ResultsWriter?
+
+  /// On Ctrl-C, keeps the rows written so far in the `.partial` file and says so.
+  static func installInterruptHandler(_ writer: ResultsWriter) {
+    interrupted = writer
+    signal(SIGINT) { _ in
+      if let writer = ResultsWriter.interrupted {
+        fsync(writer.descriptor)
+        let message = "\ninterrupted: the rows measured so far are in \(writer.partial)\n"
+        message.withCString { _ = Foundation.write(2, $0, strlen($0)) }
+      }
+      _exit(130)
+    }
+  }
+}
+
+/// Progress on standard error: one updating line on a terminal, a line every few seconds
+/// otherwise, nothing with --quiet.
+final class ProgressReporter {
+  let quiet: Bool
+  let terminal = isatty(2) != 0
+  let start = Date()
+  var lastLine = Date.distantPast
+
+  init(quiet: Bool) { self.quiet = quiet }
+
+  func report(_ index: Int, _ total: Int, _ what: String) {
+    guard !quiet else { return }
+    let elapsed = Date().timeIntervalSince(start)
+    let remaining = index > 1 ? elapsed / Double(index - 1) * Double(total - index + 1) : 0
+    let eta = index > 1 ? ", about \(Int(remaining.rounded()))s left" : ""
+    let line = "[\(index)/\(total)] \(what)\(eta)"
+    if terminal {
+      FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+    } else if Date().timeIntervalSince(lastLine) >= 5 || index == 1 || index == total {
+      lastLine = Date()
+      printError(line)
+    }
+  }
+
+  func finish() {
+    if !quiet && terminal { FileHandle.standardError.write(Data("\n".utf8)) }
+  }
+}
+
+/// The log-log slope of median time against views for each (scene, variant, solver, mode,
+/// phase) measured at two sizes or more.
+struct ScalingTable {
+  struct Entry {
+    var scene, variant, solver, mode, phase: String
+    var sizes: [Int]
+    var slope: Double
+  }
+
+  var entries: [Entry] = []
+
+  init(_ rows: [ResultRow]) {
+    var groups: [String: [ResultRow]] = [:]
+    var order: [String] = []
+    for row in rows where row.status == "ok" && row.medianNanoseconds > 0 {
+      let key = "\(row.scene)|\(row.variant)|\(row.solver)|\(row.mode)|\(row.phase)"
+      if groups[key] == nil { order.append(key) }
+      groups[key, default: []].append(row)
+    }
+    for key in order {
+      let group = groups[key]!.sorted { $0.views < $1.views }
+      guard group.count >= 2,
+        let slope = logLogSlope(
+          group.map { (x: Double($0.views), y: Double($0.medianNanoseconds)) })
+      else { continue }
+      let first = group[0]
+      entries.append(
+        Entry(
+          scene: first.scene, variant: first.variant, solver: first.solver, mode: first.mode,
+          phase: first.phase, sizes: group.map(\.views), slope: slope))
+    }
+  }
+
+  static func path(forResults path: String) -> String {
+    (path.hasSuffix(".csv") ? String(path.dropLast(4)) : path) + "-slopes.csv"
+  }
+
+  var csv: String {
+    CSV.line(["scene", "variant", "solver", "mode", "phase", "sizes", "slope"])
+      + entries.map { entry in
+        CSV.line([
+          entry.scene, entry.variant, entry.solver, entry.mode, entry.phase,
+          entry.sizes.map(String.init).joined(separator: " "), String(format: "%.3f", entry.slope),
+        ])
+      }.joined()
+  }
+
+  var markdown: String {
+    guard !entries.isEmpty else { return "" }
+    var lines = [
+      "", "Scaling (log-log slope of median time against views; 1.0 is linear):", "",
+      "| scene | solver | mode | phase | sizes | slope |", "| --- | --- | --- | --- | --- | ---: |",
+    ]
+    for entry in entries {
+      let scene = entry.variant == "standard" ? entry.scene : "\(entry.scene)/\(entry.variant)"
+      lines.append(
+        "| \(scene) | \(entry.solver) | \(entry.mode) | \(entry.phase) | "
+          + "\(entry.sizes.map(String.init).joined(separator: ", ")) | "
+          + String(format: "%.2f", entry.slope) + " |")
+    }
+    return lines.joined(separator: "\n")
+  }
+}
+
+/// A time in the unit that suits it.
+func humanTime(_ nanoseconds: UInt64) -> String {
+  let value = Double(nanoseconds)
+  if value >= 1e9 { return String(format: "%.2f s", value / 1e9) }
+  if value >= 1e6 { return String(format: "%.2f ms", value / 1e6) }
+  if value >= 1e3 { return String(format: "%.1f µs", value / 1e3) }
+  return "\(nanoseconds) ns"
+}
+
+/// A size in the unit that suits it.
+func humanBytes(_ bytes: UInt64?) -> String {
+  guard let bytes else { return "" }
+  let value = Double(bytes)
+  if value >= 1_048_576 { return String(format: "%.1f MiB", value / 1_048_576) }
+  if value >= 1024 { return String(format: "%.1f KiB", value / 1024) }
+  return "\(bytes) B"
+}
+
+/// The rows as a Markdown table: median (min–max) time, memory, status.
+func markdownTable(_ rows: [ResultRow]) -> String {
+  var lines = [
+    "| scene | views | solver | mode | phase | median | min | max | reps | allocated | peak | status |",
+    "| --- | ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+  ]
+  for row in rows {
+    let scene = row.variant == "standard" ? row.scene : "\(row.scene)/\(row.variant)"
+    let status = row.status == "ok" ? "ok" : "\(row.status): \(row.note)"
+    let timing =
+      row.status == "ok"
+      ? "\(humanTime(row.medianNanoseconds)) | \(humanTime(row.minimumNanoseconds)) | "
+        + "\(humanTime(row.maximumNanoseconds)) | \(row.repetitions)" : " |  |  | "
+    lines.append(
+      "| \(scene) | \(row.views) | \(row.solver) | \(row.mode) | \(row.phase) | \(timing) | "
+        + "\(humanBytes(row.allocatedBytes)) | \(humanBytes(row.peakBytes)) | \(status) |")
+  }
+  return lines.joined(separator: "\n")
+}
+
+/// The rows as a JSON array of objects keyed by the CSV columns.
+func jsonText(_ rows: [ResultRow]) -> String {
+  let objects = rows.map { row in
+    Dictionary(uniqueKeysWithValues: zip(ResultRow.columns, row.fields))
+  }
+  guard
+    let data = try? JSONSerialization.data(
+      withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])
+  else { return "[]" }
+  return String(decoding: data, as: UTF8.self)
+}

@@ -1,0 +1,129 @@
+import AutoLayout
+import Cassowary
+import Scenes
+
+/// A stretch of work the harness times on its own.
+public enum Phase: String, CaseIterable, Sendable, CustomStringConvertible {
+  /// Views made and constraints activated (added to the solver in one batch).
+  case build
+  /// The first layout: the update pass (content-size and autoresizing constraints), the solve,
+  /// and every frame written.
+  case firstSolve = "first-solve"
+  /// A layout pass that rewrites every frame from the solver.
+  case layoutPass = "layout-pass"
+  /// New text in 10% of the labels and buttons, then the update pass and layout.
+  case updateConstraints = "update-constraints"
+  /// The root rotated between portrait and landscape, then layout.
+  case resize
+  /// One constant deep in the tree changed in place, then layout.
+  case constantChange = "constant-change"
+  /// The size-class constraint sets swapped in one batch, then layout.
+  case sizeClassSwitch = "size-class-switch"
+  /// 10% of stack-arranged views hidden and shown (needs stack views).
+  case hideUnhide = "hide-unhide"
+  /// The middle row removed and added back with its constraints, then layout.
+  case churn
+  /// Every row removed.
+  case teardown
+
+  public var description: String { rawValue }
+
+  /// The scene operation a steady-state phase repeats.
+  var operation: SceneOperation? {
+    switch self {
+    case .updateConstraints: .intrinsicSizeChange
+    case .resize: .resize
+    case .constantChange: .constantChange
+    case .sizeClassSwitch: .sizeClassSwitch
+    case .hideUnhide: .hideUnhide
+    case .churn: .churn
+    default: nil
+    }
+  }
+
+  /// Whether each repetition needs a new scene (build, first solve, teardown).
+  var isOneShot: Bool { self == .build || self == .firstSolve || self == .teardown }
+}
+
+/// How updates are solved.
+public enum Mode: String, CaseIterable, Sendable, CustomStringConvertible {
+  /// The solver's incremental path (dual simplex, constants in place).
+  case incremental
+  /// Each update applied in a batch, then the whole tableau rebuilt and solved from scratch.
+  case full
+
+  public var description: String { rawValue }
+}
+
+/// What to run.
+public struct BenchmarkConfiguration: Sendable {
+  public var scenes: [(kind: SceneKind, variant: String)]
+  public var sizes: [Int]
+  public var solvers: [SolverKind]
+  public var modes: [Mode]
+  public var phases: [Phase]
+  public var seed: UInt64 = 1
+  /// At least this many measured repetitions per cell.
+  public var repetitions = 5
+  /// Unmeasured repetitions first.
+  public var warmup = 2
+  /// And at least this much measured time per cell, in seconds.
+  public var minimumTime = 0.2
+  /// A cell whose estimated time passes this many seconds is skipped.
+  public var cellBudget = 60.0
+  /// The dense solver's memory budget, in bytes.
+  public var denseMemoryBudget = 2 << 30
+
+  /// The default matrix: the main scene kinds at 100, 1,000 and 10,000 views, both solvers,
+  /// both modes, every phase that applies.
+  public static var standard: BenchmarkConfiguration {
+    BenchmarkConfiguration(
+      scenes: [
+        (.form, "standard"), (.dynamicForm, "standard"), (.equalSpacing, "spacer-views"),
+        (.equalSpacing, "layout-guides"), (.sizeClassButtons, "standard"),
+        (.nestedGrid, "standard"), (.flat, "standard"), (.chain, "standard"),
+      ],
+      sizes: [100, 1000, 10000], solvers: SolverKind.allCases, modes: Mode.allCases,
+      phases: Phase.allCases.filter { $0 != .hideUnhide })
+  }
+
+  /// The CI-sized matrix: every kind at 100 views, one repetition of each measurement.
+  public static var quick: BenchmarkConfiguration {
+    var configuration = standard
+    configuration.scenes = SceneKind.allCases.flatMap { kind in kind.variants.map { (kind, $0) } }
+    configuration.sizes = [100, 300]
+    configuration.repetitions = 3
+    configuration.warmup = 2
+    configuration.minimumTime = 0
+    return configuration
+  }
+
+  public init(
+    scenes: [(kind: SceneKind, variant: String)], sizes: [Int], solvers: [SolverKind],
+    modes: [Mode], phases: [Phase]
+  ) {
+    self.scenes = scenes
+    self.sizes = sizes
+    self.solvers = solvers
+    self.modes = modes
+    self.phases = phases
+  }
+
+  /// How many (scene, size, solver, mode) groups the run measures.
+  public var groupCount: Int { scenes.count * sizes.count * solvers.count * modes.count }
+}
+
+/// Facts every row of a run shares.
+public struct RunContext: Sendable {
+  public var runID: String
+  public var timestamp: String
+  public var commit: String
+  public var machine: String
+
+  public init(runID: String, timestamp: String, commit: String, machine: String) {
+    self.runID = runID
+    self.timestamp = timestamp
+    self.commit = commit
+    self.machine = machine
+  }
+}

@@ -1,0 +1,300 @@
+import AutoLayout
+import Cassowary
+import Scenes
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Runs a benchmark matrix and reports one ``ResultRow`` per cell as soon as it is measured.
+public struct BenchmarkRunner {
+  public var configuration: BenchmarkConfiguration
+  public var context: RunContext
+
+  public init(configuration: BenchmarkConfiguration, context: RunContext) {
+    self.configuration = configuration
+    self.context = context
+  }
+
+  /// What the runner remembers between sizes, to skip cells that would pass the time budget.
+  struct History {
+    /// (views, seconds) of each group's slowest one-shot pass so far, by scene/solver/mode.
+    var passes: [String: [(Double, Double)]] = [:]
+    /// The sparse solver's tableau size at each scene and size, to estimate the dense one's.
+    var tableau: [String: (rows: Int, columns: Int)] = [:]
+  }
+
+  /// Runs every cell; `emit` gets each row, `progress` each group as it starts (index, total,
+  /// what).
+  public func run(emit: (ResultRow) -> Void, progress: (Int, Int, String) -> Void) {
+    var history = History()
+    var group = 0
+    for (kind, variant) in configuration.scenes {
+      for size in configuration.sizes {
+        for solver in configuration.solvers {
+          for mode in configuration.modes {
+            group += 1
+            progress(
+              group, configuration.groupCount, "\(kind)/\(variant) \(size) \(solver) \(mode)")
+            runGroup(
+              kind: kind, variant: variant, size: size, solver: solver, mode: mode,
+              history: &history, emit: emit)
+          }
+        }
+      }
+    }
+  }
+
+  private func baseRow(
+    _ kind: SceneKind, _ variant: String, _ size: Int, _ solver: SolverKind, _ mode: Mode,
+    _ phase: Phase
+  ) -> ResultRow {
+    var row = ResultRow()
+    row.runID = context.runID
+    row.timestamp = context.timestamp
+    row.commit = context.commit
+    row.machine = context.machine
+    row.scene = kind.rawValue
+    row.variant = variant
+    row.views = size
+    row.solver = solver.rawValue
+    row.mode = mode.rawValue
+    row.phase = phase.rawValue
+    return row
+  }
+
+  /// The phases of a group that apply to its scene.
+  private func phases(for kind: SceneKind, mode: Mode) -> [Phase] {
+    configuration.phases.filter { phase in
+      if mode == .full && phase.isOneShot { return false }
+      if phase == .sizeClassSwitch { return kind == .sizeClassButtons }
+      return true
+    }
+  }
+
+  private func runGroup(
+    kind: SceneKind, variant: String, size: Int, solver: SolverKind, mode: Mode,
+    history: inout History, emit: (ResultRow) -> Void
+  ) {
+    let phases = phases(for: kind, mode: mode)
+    guard !phases.isEmpty else { return }
+    let groupKey = "\(kind)/\(variant)/\(solver)/\(mode)"
+    if let reason = skipReason(kind, variant, size, solver, groupKey, history) {
+      for phase in phases {
+        var row = baseRow(kind, variant, size, solver, mode, phase)
+        row.status = "skipped"
+        row.note = reason
+        emit(row)
+      }
+      return
+    }
+    var samples: [Phase: [UInt64]] = [:]
+    var figures: [Phase: (AllocationDelta, UInt64)] = [:]
+    var checksums: [Phase: String] = [:]
+    var errors: [Phase: String] = [:]
+    var statistics = (variables: 0, constraints: 0)
+    let groupStart = monotonicNanoseconds()
+    var iteration = 0
+    var slowestPass = 0.0
+    // One-shot phases repeat on fresh scenes; the steady phases run on the first one.
+    repeat {
+      let measured = iteration >= configuration.warmup || mode == .full
+      let passStart = monotonicNanoseconds()
+      var meter = AllocationMeter()
+      var start = monotonicNanoseconds()
+      guard
+        let scene = try? Scene(
+          kind, views: size, seed: configuration.seed, variant: variant, solver: solver)
+      else { return }
+      var elapsed = monotonicNanoseconds() - start
+      var delta = meter.stop()
+      if measured { record(.build, elapsed, delta, scene, &samples, &figures, &checksums) }
+      meter = AllocationMeter()
+      start = monotonicNanoseconds()
+      scene.root.layoutIfNeeded()
+      elapsed = monotonicNanoseconds() - start
+      delta = meter.stop()
+      if measured {
+        record(.firstSolve, elapsed, delta, scene, &samples, &figures, &checksums)
+        checksums[.build] = checksums[.firstSolve]
+      }
+      if iteration == 0 {
+        let solverStatistics = scene.root.layoutEngine!.solverStatistics
+        statistics = (solverStatistics.variables, solverStatistics.constraints)
+        if solver == .sparse {
+          history.tableau["\(kind)/\(variant)/\(size)"] = (
+            solverStatistics.rows, solverStatistics.symbols
+          )
+        }
+        for phase in phases where !phase.isOneShot {
+          measureSteady(phase, scene, mode, &samples, &figures, &checksums, &errors)
+        }
+      }
+      meter = AllocationMeter()
+      start = monotonicNanoseconds()
+      scene.perform(.teardown)
+      scene.root.layoutIfNeeded()
+      elapsed = monotonicNanoseconds() - start
+      delta = meter.stop()
+      if measured { record(.teardown, elapsed, delta, scene, &samples, &figures, &checksums) }
+      slowestPass = max(slowestPass, Double(monotonicNanoseconds() - passStart) / 1e9)
+      iteration += 1
+      if mode == .full { break }
+    } while (samples[.build]?.count ?? 0) < configuration.repetitions
+      || Double(monotonicNanoseconds() - groupStart) / 1e9 < configuration.minimumTime
+    history.passes[groupKey, default: []].append((Double(size), slowestPass))
+    for phase in phases {
+      var row = baseRow(kind, variant, size, solver, mode, phase)
+      row.variables = statistics.variables
+      row.constraints = statistics.constraints
+      if let error = errors[phase] {
+        row.status = "error"
+        row.note = error
+        emit(row)
+        continue
+      }
+      guard let times = samples[phase], !times.isEmpty else {
+        row.status = "skipped"
+        row.note =
+          phase == .hideUnhide ? "needs stack views (not implemented yet)" : "not applicable"
+        emit(row)
+        continue
+      }
+      let summary = TimingSummary(times)
+      row.repetitions = summary.count
+      row.medianNanoseconds = summary.median
+      row.minimumNanoseconds = summary.minimum
+      row.p90Nanoseconds = summary.p90
+      row.maximumNanoseconds = summary.maximum
+      if let (delta, retained) = figures[phase] {
+        row.allocations = delta.allocations
+        row.allocatedBytes = delta.allocatedBytes
+        row.peakBytes = delta.peakBytes
+        row.retainedBytes = retained
+      }
+      row.checksum = checksums[phase] ?? ""
+      emit(row)
+    }
+  }
+
+  /// Why a group should not run: the dense tableau would pass its memory budget, or the group
+  /// would pass the time budget, extrapolated from the smaller sizes.
+  private func skipReason(
+    _ kind: SceneKind, _ variant: String, _ size: Int, _ solver: SolverKind, _ groupKey: String,
+    _ history: History
+  ) -> String? {
+    if solver == .dense, let (rows, columns) = history.tableau["\(kind)/\(variant)/\(size)"] {
+      let bytes = rows * columns * 8
+      if bytes > configuration.denseMemoryBudget {
+        return "dense tableau of \(rows) rows x \(columns) columns needs \(bytes / (1 << 20)) MiB, "
+          + "over the \(configuration.denseMemoryBudget / (1 << 20)) MiB memory budget"
+      }
+    }
+    guard let points = history.passes[groupKey], let last = points.last else { return nil }
+    let slope = points.count >= 2 ? max(1, logLogSlope(points.map { (x: $0.0, y: $0.1) }) ?? 2) : 2
+    let estimate = last.1 * pow(Double(size) / last.0, slope)
+    let passes = Double(max(configuration.repetitions, 1) + configuration.warmup)
+    guard estimate * passes > configuration.cellBudget else { return nil }
+    return "estimated \(Int(estimate.rounded())) s a pass (slope \((slope * 100).rounded() / 100) "
+      + "from smaller sizes) x \(Int(passes)) passes, over the \(Int(configuration.cellBudget)) s "
+      + "cell budget"
+  }
+
+  private func record(
+    _ phase: Phase, _ elapsed: UInt64, _ delta: AllocationDelta, _ scene: Scene,
+    _ samples: inout [Phase: [UInt64]], _ figures: inout [Phase: (AllocationDelta, UInt64)],
+    _ checksums: inout [Phase: String]
+  ) {
+    samples[phase, default: []].append(elapsed)
+    if figures[phase] == nil {
+      AllocatorStatistics.refresh()
+      figures[phase] = (delta, UInt64(AllocatorStatistics.allocatedBytes))
+      checksums[phase] = frameChecksum(scene.root)
+    }
+  }
+
+  /// Repeats one steady-state phase on `scene`.
+  private func measureSteady(
+    _ phase: Phase, _ scene: Scene, _ mode: Mode, _ samples: inout [Phase: [UInt64]],
+    _ figures: inout [Phase: (AllocationDelta, UInt64)], _ checksums: inout [Phase: String],
+    _ errors: inout [Phase: String]
+  ) {
+    if let operation = phase.operation, !scene.supports(operation) { return }
+    let warmup = configuration.warmup + configuration.warmup % 2
+    var count = 0
+    let start = monotonicNanoseconds()
+    var maximumCount = 10_000
+    while true {
+      let meter = AllocationMeter()
+      let before = monotonicNanoseconds()
+      do {
+        try step(phase, scene, mode)
+      } catch {
+        errors[phase] = "\(error)"
+        return
+      }
+      let elapsed = monotonicNanoseconds() - before
+      let delta = meter.stop()
+      count += 1
+      if count > warmup { record(phase, elapsed, delta, scene, &samples, &figures, &checksums) }
+      let measured = count - warmup
+      let seconds = Double(monotonicNanoseconds() - start) / 1e9
+      if seconds > configuration.cellBudget { maximumCount = count }
+      if measured >= configuration.repetitions && seconds >= configuration.minimumTime
+        && measured % 2 == 0
+      {
+        break
+      }
+      if count >= maximumCount { break }
+    }
+  }
+
+  /// One repetition of a steady phase.
+  private func step(_ phase: Phase, _ scene: Scene, _ mode: Mode) throws {
+    let root = scene.root
+    guard let operation = phase.operation else {
+      root.setNeedsLayoutOfSubtree()
+      root.layoutIfNeeded()
+      return
+    }
+    switch mode {
+    case .incremental:
+      scene.perform(operation)
+      root.layoutIfNeeded()
+    case .full:
+      let engine = root.layoutEngine!
+      engine.beginBatch()
+      scene.perform(operation)
+      root.updateConstraintsIfNeeded()
+      do {
+        try engine.solveFromScratch()
+      } catch {
+        engine.endBatch()
+        throw error
+      }
+      engine.endBatch()
+      root.layoutIfNeeded()
+    }
+  }
+}
+
+/// FNV-1a over every frame of the tree (depth first), each coordinate rounded to 1e-6: equal
+/// layouts give equal checksums whichever solver made them.
+public func frameChecksum(_ root: View) -> String {
+  var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+  root.visitSubtree { view in
+    let frame = view.frame.rounded(toMultipleOf: 1e-6)
+    for value in [frame.minX, frame.minY, frame.width, frame.height] {
+      let scaled = Int64((value * 1e6).rounded())
+      var bits = UInt64(bitPattern: scaled)
+      for _ in 0..<8 {
+        hash ^= bits & 0xff
+        hash = hash &* 0x100_0000_01b3
+        bits >>= 8
+      }
+    }
+  }
+  return String(hash, radix: 16)
+}

@@ -1,0 +1,60 @@
+/// The summary of a cell's timings: what the CSV reports.
+public struct TimingSummary: Equatable, Sendable {
+  /// How many measured repetitions.
+  public var count: Int
+  public var median: UInt64
+  public var minimum: UInt64
+  /// The 90th percentile (nearest rank).
+  public var p90: UInt64
+  public var maximum: UInt64
+
+  /// The summary of `samples` (nanoseconds); all zero for none.
+  public init(_ samples: [UInt64]) {
+    let sorted = samples.sorted()
+    count = sorted.count
+    guard !sorted.isEmpty else {
+      median = 0
+      minimum = 0
+      p90 = 0
+      maximum = 0
+      return
+    }
+    let middle = sorted.count / 2
+    median =
+      sorted.count % 2 == 1
+      ? sorted[middle]
+      : sorted[middle - 1] / 2 + sorted[middle] / 2
+        + (sorted[middle - 1] % 2 + sorted[middle] % 2) / 2
+    minimum = sorted[0]
+    maximum = sorted[sorted.count - 1]
+    let rank = Int((0.9 * Double(sorted.count)).rounded(.up))
+    p90 = sorted[max(0, rank - 1)]
+  }
+}
+
+/// The slope of the least-squares line through (log x, log y): how cost grows with size
+/// (1.0 is linear, 2.0 quadratic). `nil` with fewer than two points or any non-positive value.
+public func logLogSlope(_ points: [(x: Double, y: Double)]) -> Double? {
+  guard points.count >= 2, points.allSatisfy({ $0.x > 0 && $0.y > 0 }) else { return nil }
+  let xs = points.map { log($0.x) }, ys = points.map { log($0.y) }
+  let meanX = xs.reduce(0, +) / Double(xs.count), meanY = ys.reduce(0, +) / Double(ys.count)
+  var numerator = 0.0, denominator = 0.0
+  for (x, y) in zip(xs, ys) {
+    numerator += (x - meanX) * (y - meanY)
+    denominator += (x - meanX) * (x - meanX)
+  }
+  return denominator == 0 ? nil : numerator / denominator
+}
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The monotonic clock, in nanoseconds.
+public func monotonicNanoseconds() -> UInt64 {
+  var time = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &time)
+  return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+}
