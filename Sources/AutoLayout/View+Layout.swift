@@ -113,9 +113,14 @@ extension View {
   func applySolverFrames() {
     guard let engine = rootView.engineStorage else { return }
     let origin = absoluteFrameOrigin()
-    let targets = originMoved ? subviews : dirtySubviews
-    dirtySubviews.removeAll(keepingCapacity: true)
-    for subview in targets where subview.superview === self {
+    // Swap the dirty list out (no copy), walk it, and hand its storage back emptied.
+    var dirty: [View] = []
+    swap(&dirty, &dirtySubviews)
+    defer {
+      dirty.removeAll(keepingCapacity: true)
+      if dirtySubviews.isEmpty { swap(&dirty, &dirtySubviews) }
+    }
+    for subview in originMoved ? subviews : dirty where subview.superview === self {
       subview.isFrameDirty = false
       guard let rect = engine.alignmentRect(of: subview) else { continue }
       let absolute = subview.frameFromAlignmentRect(rect)

@@ -87,13 +87,14 @@ public struct BenchmarkConfiguration: Sendable {
       phases: Phase.allCases.filter { $0 != .hideUnhide })
   }
 
-  /// The CI-sized matrix: every kind at 100 views, one repetition of each measurement.
+  /// The CI-sized matrix: every kind and variant at 50 and 100 views, two measured
+  /// repetitions after one warm-up.
   public static var quick: BenchmarkConfiguration {
     var configuration = standard
     configuration.scenes = SceneKind.allCases.flatMap { kind in kind.variants.map { (kind, $0) } }
-    configuration.sizes = [100, 300]
-    configuration.repetitions = 3
-    configuration.warmup = 2
+    configuration.sizes = [50, 100]
+    configuration.repetitions = 2
+    configuration.warmup = 1
     configuration.minimumTime = 0
     return configuration
   }

@@ -68,7 +68,7 @@ public struct BenchmarkRunner {
   /// The phases of a group that apply to its scene.
   private func phases(for kind: SceneKind, mode: Mode) -> [Phase] {
     configuration.phases.filter { phase in
-      if mode == .full && phase.isOneShot { return false }
+      if mode == .full && (phase.isOneShot || phase == .layoutPass) { return false }
       if phase == .sizeClassSwitch { return kind == .sizeClassButtons }
       return true
     }

@@ -1,0 +1,137 @@
+import Foundation
+import Harness
+import Testing
+
+@Suite("Statistics")
+struct StatisticsTests {
+  @Test func summaryOfKnownData() {
+    let summary = TimingSummary([5, 1, 4, 2, 3, 10, 9, 8, 7, 6])
+    #expect(summary.count == 10)
+    #expect(summary.minimum == 1 && summary.maximum == 10)
+    #expect(summary.median == 5)  // (5 + 6) / 2, rounded down
+    #expect(summary.p90 == 9)
+    let odd = TimingSummary([30, 10, 20])
+    #expect(odd.median == 20 && odd.p90 == 30)
+    #expect(TimingSummary([]).count == 0)
+  }
+
+  @Test func slopes() throws {
+    let linear = try #require(logLogSlope([(100, 1), (1000, 10), (10000, 100)]))
+    #expect(abs(linear - 1) < 1e-12)
+    let quadratic = try #require(logLogSlope([(10, 3), (100, 300)]))
+    #expect(abs(quadratic - 2) < 1e-12)
+    #expect(logLogSlope([(10, 3)]) == nil)
+    #expect(logLogSlope([(10, 0), (100, 5)]) == nil)
+  }
+}
+
+@Suite("CSV and results files")
+struct ResultsFileTests {
+  func sample(_ phase: String = "resize", median: UInt64 = 1000) -> ResultRow {
+    var row = ResultRow()
+    row.runID = "r1"
+    row.timestamp = "2026-11-21T00:00:00Z"
+    row.commit = "abc"
+    row.machine = "x86_64 2 cores"
+    row.scene = "form"
+    row.variant = "standard"
+    row.views = 100
+    row.variables = 412
+    row.constraints = 500
+    row.solver = "sparse"
+    row.mode = "incremental"
+    row.phase = phase
+    row.repetitions = 5
+    row.medianNanoseconds = median
+    row.minimumNanoseconds = median - 100
+    row.p90Nanoseconds = median + 50
+    row.maximumNanoseconds = median + 100
+    row.allocations = 0
+    row.allocatedBytes = 0
+    row.retainedBytes = 123_456
+    row.peakBytes = 0
+    row.checksum = "deadbeef"
+    row.note = "a note, with a comma and \"quotes\"\nand a line break"
+    return row
+  }
+
+  @Test func quoting() {
+    #expect(CSV.line(["a", "b,c", "d\"e", "f\ng"]) == "a,\"b,c\",\"d\"\"e\",\"f\ng\"\r\n")
+  }
+
+  @Test func roundTrip() throws {
+    let rows = [sample(), sample("churn", median: 5000)]
+    let text = ResultsFile.text(rows)
+    #expect(text.hasPrefix("run_id,timestamp,commit,machine,scene,variant,views,"))
+    #expect(try ResultsFile.rows(text) == rows)
+  }
+
+  @Test func otherSchemasAndMalformedFilesAreRefused() {
+    #expect(throws: ResultsFileError.self) { try ResultsFile.rows("") }
+    #expect(throws: ResultsFileError.self) { try ResultsFile.rows("a,b,c\r\n1,2,3\r\n") }
+    let good = ResultsFile.text([sample()])
+    #expect(throws: ResultsFileError.self) {
+      try ResultsFile.rows(good.replacingFirst("100,412", with: "many,412"))
+    }
+    #expect(throws: ResultsFileError.self) { try ResultsFile.rows(good + "\"unterminated") }
+  }
+}
+
+@Suite("The regression gate")
+struct ComparisonTests {
+  let base = ResultsFileTests().sample()
+
+  @Test func identicalRunsPass() {
+    let comparison = Comparison(baseline: [base], current: [base])
+    #expect(!comparison.hasRegression && comparison.matched == 1)
+  }
+
+  @Test func eachKindOfMetricIsCaught() {
+    var checksum = base
+    checksum.checksum = "feedface"
+    var bytes = base
+    bytes.allocatedBytes = 4096
+    var allocations = base
+    allocations.allocations = 100
+    var instructions = base
+    var instructionBase = base
+    instructionBase.instructions = 1_000_000
+    instructions.instructions = 1_100_000
+    var slower = base
+    slower.medianNanoseconds = 2000
+    slower.minimumNanoseconds = 1900
+    slower.maximumNanoseconds = 2100
+    for (baseline, current, metric) in [
+      (base, checksum, "checksum"), (base, bytes, "allocated_bytes"),
+      (base, allocations, "allocations"), (instructionBase, instructions, "instructions"),
+      (base, slower, "median_ns"),
+    ] {
+      let comparison = Comparison(baseline: [baseline], current: [current])
+      #expect(comparison.hasRegression, "\(metric)")
+      #expect(comparison.findings.contains { $0.metric == metric && $0.regression }, "\(metric)")
+      #expect(comparison.markdown.contains("REGRESSION"))
+    }
+  }
+
+  @Test func noisyTimingsPass() {
+    // 30% slower, but the ranges overlap: noise, not a regression.
+    var noisy = base
+    noisy.medianNanoseconds = 1300
+    noisy.minimumNanoseconds = 1050
+    noisy.maximumNanoseconds = 1500
+    #expect(!Comparison(baseline: [base], current: [noisy]).hasRegression)
+    // Ignoring time entirely (CI on another machine).
+    var slower = base
+    slower.medianNanoseconds = 5000
+    slower.minimumNanoseconds = 4900
+    #expect(
+      !Comparison(baseline: [base], current: [slower], timeThreshold: .infinity).hasRegression)
+  }
+}
+
+extension String {
+  func replacingFirst(_ target: String, with replacement: String) -> String {
+    guard let range = range(of: target) else { return self }
+    return replacingCharacters(in: range, with: replacement)
+  }
+}
