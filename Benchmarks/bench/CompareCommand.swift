@@ -7,8 +7,9 @@ struct Compare: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Compare a run with a baseline; exit 1 on a regression.",
     discussion: """
-      Deterministic figures must match: the frame checksum exactly; allocated bytes, \
-      allocations and instructions within 1%. A timing regresses only when the median grew by \
+      Deterministic figures must match: the frame checksum exactly; allocated bytes and \
+      instructions within 1% (allocation request counts are reported, not gated: jemalloc's \
+      thread caches batch them). A timing regresses only when the median grew by \
       more than --time-threshold and the min-max ranges do not overlap. Exit 2 when a file is \
       missing, malformed or of another schema.
       """)

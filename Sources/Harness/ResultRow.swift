@@ -18,7 +18,8 @@ public struct ResultRow: Equatable, Sendable {
   public var minimumNanoseconds: UInt64 = 0
   public var p90Nanoseconds: UInt64 = 0
   public var maximumNanoseconds: UInt64 = 0
-  /// Allocation requests during one repetition (jemalloc's arena-wide request count).
+  /// Allocation requests during one repetition (jemalloc's arena-wide request count, batched by
+  /// its thread caches, so approximate).
   public var allocations: UInt64?
   /// Bytes this thread allocated during one repetition (exact).
   public var allocatedBytes: UInt64?
