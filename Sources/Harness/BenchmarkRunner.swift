@@ -97,11 +97,11 @@ public struct BenchmarkRunner {
     var statistics = (variables: 0, constraints: 0)
     let groupStart = monotonicNanoseconds()
     var iteration = 0
-    var slowestPass = 0.0
+    var oneShotSeconds = 0.0
     // One-shot phases repeat on fresh scenes; the steady phases run on the first one.
     repeat {
       let measured = iteration >= configuration.warmup || mode == .full
-      let passStart = monotonicNanoseconds()
+      var oneShot: UInt64 = 0
       var meter = AllocationMeter()
       var start = monotonicNanoseconds()
       guard
@@ -109,12 +109,14 @@ public struct BenchmarkRunner {
           kind, views: size, seed: configuration.seed, variant: variant, solver: solver)
       else { return }
       var elapsed = monotonicNanoseconds() - start
+      oneShot += elapsed
       var delta = meter.stop()
       if measured { record(.build, elapsed, delta, scene, &samples, &figures, &checksums) }
       meter = AllocationMeter()
       start = monotonicNanoseconds()
       scene.root.layoutIfNeeded()
       elapsed = monotonicNanoseconds() - start
+      oneShot += elapsed
       delta = meter.stop()
       if measured {
         record(.firstSolve, elapsed, delta, scene, &samples, &figures, &checksums)
@@ -137,14 +139,21 @@ public struct BenchmarkRunner {
       scene.perform(.teardown)
       scene.root.layoutIfNeeded()
       elapsed = monotonicNanoseconds() - start
+      oneShot += elapsed
       delta = meter.stop()
       if measured { record(.teardown, elapsed, delta, scene, &samples, &figures, &checksums) }
-      slowestPass = max(slowestPass, Double(monotonicNanoseconds() - passStart) / 1e9)
+      oneShotSeconds = Double(oneShot) / 1e9
       iteration += 1
       if mode == .full { break }
-    } while (samples[.build]?.count ?? 0) < configuration.repetitions
-      || Double(monotonicNanoseconds() - groupStart) / 1e9 < configuration.minimumTime
-    history.passes[groupKey, default: []].append((Double(size), slowestPass))
+      let groupSeconds = Double(monotonicNanoseconds() - groupStart) / 1e9
+      let measuredCount = samples[.build]?.count ?? 0
+      // Enough samples and time, or over the budget with at least one measured pass.
+      if measuredCount >= configuration.repetitions && groupSeconds >= configuration.minimumTime {
+        break
+      }
+      if measuredCount >= 1 && groupSeconds > configuration.cellBudget { break }
+    } while true
+    history.passes[groupKey, default: []].append((Double(size), oneShotSeconds))
     for phase in phases {
       var row = baseRow(kind, variant, size, solver, mode, phase)
       row.variables = statistics.variables
@@ -195,11 +204,12 @@ public struct BenchmarkRunner {
     guard let points = history.passes[groupKey], let last = points.last else { return nil }
     let slope = points.count >= 2 ? max(1, logLogSlope(points.map { (x: $0.0, y: $0.1) }) ?? 2) : 2
     let estimate = last.1 * pow(Double(size) / last.0, slope)
-    let passes = Double(max(configuration.repetitions, 1) + configuration.warmup)
+    // At least the warm-up and one measured pass must fit.
+    let passes = Double(configuration.warmup + 1)
     guard estimate * passes > configuration.cellBudget else { return nil }
-    return "estimated \(Int(estimate.rounded())) s a pass (slope \((slope * 100).rounded() / 100) "
-      + "from smaller sizes) x \(Int(passes)) passes, over the \(Int(configuration.cellBudget)) s "
-      + "cell budget"
+    return "estimated \(Int(estimate.rounded())) s to build, solve and tear down once (slope "
+      + "\((slope * 100).rounded() / 100) from smaller sizes) x \(Int(passes)) passes, over the "
+      + "\(Int(configuration.cellBudget)) s cell budget"
   }
 
   private func record(
