@@ -95,10 +95,8 @@ func printError(_ line: String) {
 func writeAtomically(_ text: String, to path: String) throws {
   let partial = path + ".partial"
   try Data(text.utf8).write(to: URL(fileURLWithPath: partial))
-  if FileManager.default.fileExists(atPath: path) {
-    _ = try FileManager.default.replaceItemAt(
-      URL(fileURLWithPath: path), withItemAt: URL(fileURLWithPath: partial))
-  } else {
-    try FileManager.default.moveItem(atPath: partial, toPath: path)
+  guard rename(partial, path) == 0 else {
+    throw ValidationError(
+      "cannot rename \(partial) to \(path): \(String(cString: strerror(errno)))")
   }
 }

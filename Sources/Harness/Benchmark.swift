@@ -69,8 +69,9 @@ public struct BenchmarkConfiguration: Sendable {
   public var warmup = 2
   /// And at least this much measured time per cell, in seconds.
   public var minimumTime = 0.2
-  /// A cell whose estimated time passes this many seconds is skipped.
-  public var cellBudget = 60.0
+  /// A group whose one-shot passes are estimated to pass this many seconds is skipped; a slow
+  /// steady phase stops repeating at a quarter of it.
+  public var cellBudget = 20.0
   /// The dense solver's memory budget, in bytes.
   public var denseMemoryBudget = 2 << 30
 

@@ -251,7 +251,9 @@ public struct BenchmarkRunner {
       if count > warmup { record(phase, elapsed, delta, scene, &samples, &figures, &checksums) }
       let measured = count - warmup
       let seconds = Double(monotonicNanoseconds() - start) / 1e9
-      if seconds > configuration.cellBudget { maximumCount = count }
+      // A slow phase stops at a quarter of the cell budget once it has a measured repetition
+      // (the row's repetition count says how many it got).
+      if seconds > configuration.cellBudget / 4 && measured >= 1 { maximumCount = count }
       if measured >= configuration.repetitions && seconds >= configuration.minimumTime
         && measured % 2 == 0
       {
