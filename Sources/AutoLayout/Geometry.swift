@@ -1,3 +1,5 @@
+import Cassowary
+
 /// A point in a view's coordinate space, in points.
 public struct Point: Hashable, Sendable, CustomStringConvertible {
   public var x: Double
@@ -12,7 +14,7 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
   /// (0, 0).
   public static let zero = Point(x: 0, y: 0)
 
-  public var description: String { "(\(formatted(x)), \(formatted(y)))" }
+  public var description: String { "(\(formatNumber(x)), \(formatNumber(y)))" }
 }
 
 /// A width and a height, in points.
@@ -29,7 +31,7 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
   /// 0 × 0.
   public static let zero = Size(width: 0, height: 0)
 
-  public var description: String { "(\(formatted(width)), \(formatted(height)))" }
+  public var description: String { "(\(formatNumber(width)), \(formatNumber(height)))" }
 }
 
 /// A rectangle: an origin and a size, in points.
@@ -78,7 +80,7 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
   }
 
   public var description: String {
-    "(\(formatted(minX)), \(formatted(minY)), \(formatted(width)), \(formatted(height)))"
+    "(\(formatNumber(minX)), \(formatNumber(minY)), \(formatNumber(width)), \(formatNumber(height)))"
   }
 }
 
@@ -104,13 +106,6 @@ public struct EdgeInsets: Hashable, Sendable, CustomStringConvertible {
   public static let zero = EdgeInsets(all: 0)
 
   public var description: String {
-    "{\(formatted(top)), \(formatted(left)), \(formatted(bottom)), \(formatted(right))}"
+    "{\(formatNumber(top)), \(formatNumber(left)), \(formatNumber(bottom)), \(formatNumber(right))}"
   }
-}
-
-/// `8` rather than `8.0`, as UIKit's descriptions write whole numbers; `-0` as `0`.
-func formatted(_ value: Double) -> String {
-  if value == 0 { return "0" }
-  if abs(value) < 1e15, Double(Int64(value)) == value { return String(Int64(value)) }
-  return String(value)
 }

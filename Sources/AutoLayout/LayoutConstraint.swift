@@ -62,6 +62,9 @@ public final class LayoutConstraint {
   weak var engine: LayoutEngine?
   var solverID: Int32 = -1
   var secondSolverID: Int32 = -1
+  /// Where the constraint sits in its items' `activeConstraints` lists, for O(1) removal.
+  var firstListIndex = -1
+  var secondListIndex = -1
   /// Whether the engine broke this required constraint to recover from a conflict: it is held
   /// as the strongest optional constraint instead.
   public internal(set) var isBroken = false
@@ -239,22 +242,39 @@ extension LayoutConstraint {
   /// Marks the constraint active and lists it on its items.
   func attach() {
     active = true
-    firstItem?.activeConstraints.append(self)
-    if let secondItem, secondItem !== firstItem { secondItem.activeConstraints.append(self) }
+    if let firstItem {
+      firstListIndex = firstItem.activeConstraints.count
+      firstItem.activeConstraints.append(self)
+    }
+    if let secondItem, secondItem !== firstItem {
+      secondListIndex = secondItem.activeConstraints.count
+      secondItem.activeConstraints.append(self)
+    }
   }
 
-  /// Marks the constraint inactive and takes it off its items' lists.
+  /// Marks the constraint inactive and takes it off its items' lists. A root's margins guide can
+  /// be in thousands of constraints, so removal swaps with the last entry instead of scanning.
   func detach() {
     active = false
-    firstItem?.forget(self)
-    if let secondItem, secondItem !== firstItem { secondItem.forget(self) }
+    if let firstItem, firstListIndex >= 0 { firstItem.removeActiveConstraint(at: firstListIndex) }
+    if let secondItem, secondItem !== firstItem, secondListIndex >= 0 {
+      secondItem.removeActiveConstraint(at: secondListIndex)
+    }
+    firstListIndex = -1
+    secondListIndex = -1
   }
 }
 
 extension LayoutItem {
-  func forget(_ constraint: LayoutConstraint) {
-    if let index = activeConstraints.lastIndex(where: { $0 === constraint }) {
-      activeConstraints.remove(at: index)
+  /// Removes the entry at `index` of `activeConstraints` by moving the last entry into its place.
+  func removeActiveConstraint(at index: Int) {
+    let last = activeConstraints.removeLast()
+    guard index < activeConstraints.count else { return }
+    activeConstraints[index] = last
+    if last.firstItem === self {
+      last.firstListIndex = index
+    } else {
+      last.secondListIndex = index
     }
   }
 }

@@ -242,14 +242,8 @@ public final class LayoutEngine {
   func uninstall(_ constraint: LayoutConstraint) {
     precondition(constraint.engine === self, "constraint is not installed here")
     timed {
-      for id in [constraint.solverID, constraint.secondSolverID] where id >= 0 {
-        do throws(SolverError) {
-          try solver.remove(ConstraintID(id))
-        } catch {
-          preconditionFailure("\(error)")
-        }
-        freeID(id)
-      }
+      removeFromSolver(constraint.solverID)
+      removeFromSolver(constraint.secondSolverID)
     }
     constraint.solverID = -1
     constraint.secondSolverID = -1
@@ -259,26 +253,40 @@ public final class LayoutEngine {
     forEachItem(of: constraint) { release($0) }
   }
 
+  private func removeFromSolver(_ id: Int32) {
+    guard id >= 0 else { return }
+    do throws(SolverError) {
+      try solver.remove(ConstraintID(id))
+    } catch {
+      preconditionFailure("\(error)")
+    }
+    freeID(id)
+  }
+
   /// Applies a new constant in place.
   func constantDidChange(_ constraint: LayoutConstraint) {
     statistics.constantsChanged += 1
     let constant = loweredConstant(constraint)
     timed {
-      for id in [constraint.solverID, constraint.secondSolverID] where id >= 0 {
-        do throws(SolverError) {
-          try solver.setConstant(ConstraintID(id), constant)
-        } catch {
-          guard case .unsatisfiable(_, _, let others) = error else {
-            preconditionFailure("\(error)")
-          }
-          recover(breaking: constraint, conflictingWith: others)
-          setPriorityOrFail(id, Self.brokenPriority)
-          do throws(SolverError) {
-            try solver.setConstant(ConstraintID(id), constant)
-          } catch {
-            preconditionFailure("an optional constant change failed: \(error)")
-          }
-        }
+      setConstant(constant, of: constraint, solverID: constraint.solverID)
+      setConstant(constant, of: constraint, solverID: constraint.secondSolverID)
+    }
+  }
+
+  /// Sets one solver row's constant; a required row that cannot take it is broken first.
+  private func setConstant(_ constant: Double, of constraint: LayoutConstraint, solverID id: Int32)
+  {
+    guard id >= 0 else { return }
+    do throws(SolverError) {
+      try solver.setConstant(ConstraintID(id), constant)
+    } catch {
+      guard case .unsatisfiable(_, _, let others) = error else { preconditionFailure("\(error)") }
+      recover(breaking: constraint, conflictingWith: others)
+      setPriorityOrFail(id, Self.brokenPriority)
+      do throws(SolverError) {
+        try solver.setConstant(ConstraintID(id), constant)
+      } catch {
+        preconditionFailure("an optional constant change failed: \(error)")
       }
     }
   }

@@ -11,7 +11,7 @@ open class LayoutItem {
   var engineBlock: Int32 = -1
   /// How many installed solver constraints refer to the item (the block is freed at 0).
   var engineReferences = 0
-  /// The active constraints that refer to this item, in activation order.
+  /// The active constraints that refer to this item (in no particular order).
   var activeConstraints: [LayoutConstraint] = []
 
   init() {}

@@ -11,8 +11,14 @@ extension View {
     verticalFittingPriority: LayoutPriority = .fittingSizeLevel
   ) -> Size {
     let engine = rootView.ensureEngine()
-    _ = engine.block(for: self)
     rootView.updateConstraintsIfNeeded()
+    guard engineBlock >= 0 else {
+      // No constraint mentions the view: its content decides, or nothing does.
+      let content = intrinsicContentSize
+      return Size(
+        width: content.width >= 0 ? content.width : targetSize.width,
+        height: content.height >= 0 ? content.height : targetSize.height)
+    }
     var probe = engine.solver
     for constraint in autoresizingConstraints where constraint.solverID >= 0 {
       try? probe.remove(ConstraintID(constraint.solverID))

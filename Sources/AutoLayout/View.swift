@@ -186,12 +186,12 @@ open class View: LayoutItem {
 
   func directionDidChange() {
     var affected: [LayoutConstraint] = []
-    visitSubtree { view in
-      for item in [view as LayoutItem] + view.layoutGuides {
-        for constraint in item.activeConstraints
-        where constraint.firstAttribute.isDirectional || constraint.secondAttribute.isDirectional {
-          if !affected.contains(where: { $0 === constraint }) { affected.append(constraint) }
-        }
+    var seen = Set<ObjectIdentifier>()
+    forEachActiveConstraintInSubtree { _, constraint in
+      if constraint.firstAttribute.isDirectional || constraint.secondAttribute.isDirectional,
+        seen.insert(ObjectIdentifier(constraint)).inserted
+      {
+        affected.append(constraint)
       }
     }
     guard !affected.isEmpty else { return }
@@ -283,31 +283,19 @@ open class View: LayoutItem {
   /// active and move with it.
   public func removeFromSuperview() {
     guard let parent = superview else { return }
-    let root = rootView
-    if let engine = root.engineStorage {
-      engine.beginBatch()
-      var crossing: [LayoutConstraint] = []
-      visitSubtree { view in
-        for item in [view as LayoutItem] + view.layoutGuides {
-          for constraint in item.activeConstraints where !constraint.isInside(self) {
-            if !crossing.contains(where: { $0 === constraint }) { crossing.append(constraint) }
-          }
-        }
+    var crossing: [LayoutConstraint] = []
+    var seen = Set<ObjectIdentifier>()
+    forEachActiveConstraintInSubtree { _, constraint in
+      if !constraint.isInside(self), seen.insert(ObjectIdentifier(constraint)).inserted {
+        crossing.append(constraint)
       }
-      LayoutConstraint.deactivate(crossing)
-      uninstallSubtree(from: engine)
-      engine.endBatch()
-      hasUninstalledConstraints = true
-    } else {
-      var crossing: [LayoutConstraint] = []
-      visitSubtree { view in
-        for item in [view as LayoutItem] + view.layoutGuides {
-          crossing += item.activeConstraints.filter { !$0.isInside(self) }
-        }
-      }
-      for constraint in crossing where constraint.active { constraint.detach() }
-      hasUninstalledConstraints = true
     }
+    let engine = rootView.engineStorage
+    engine?.beginBatch()
+    LayoutConstraint.deactivate(crossing)
+    if let engine { uninstallSubtree(from: engine) }
+    engine?.endBatch()
+    hasUninstalledConstraints = true
     autoresizingConstraints.removeAll()
     parent.subviews.removeAll { $0 === self }
     superview = nil
@@ -317,12 +305,8 @@ open class View: LayoutItem {
   /// Takes every constraint of the subtree out of `engine`, leaving them active but uninstalled
   /// (system constraints are dropped and remade on the next update pass).
   func uninstallSubtree(from engine: LayoutEngine) {
-    visitSubtree { view in
-      for item in [view as LayoutItem] + view.layoutGuides {
-        for constraint in item.activeConstraints where constraint.engine === engine {
-          engine.uninstall(constraint)
-        }
-      }
+    forEachActiveConstraintInSubtree { _, constraint in
+      if constraint.engine === engine { engine.uninstall(constraint) }
     }
     visitSubtree { view in
       view.dropSystemConstraints()
@@ -332,12 +316,8 @@ open class View: LayoutItem {
   /// Installs every active, uninstalled constraint of `subtree` into `engine`.
   func installUninstalled(in subtree: View, engine: LayoutEngine) {
     engine.beginBatch()
-    subtree.visitSubtree { view in
-      for item in [view as LayoutItem] + view.layoutGuides {
-        for constraint in item.activeConstraints where constraint.engine == nil {
-          engine.install(constraint)
-        }
-      }
+    subtree.forEachActiveConstraintInSubtree { _, constraint in
+      if constraint.engine == nil { engine.install(constraint) }
     }
     engine.endBatch()
   }
@@ -373,6 +353,18 @@ open class View: LayoutItem {
     }
   }
 
+  /// Calls `body` with every item of the subtree (views and their guides) and each active
+  /// constraint on it; a constraint between two items of the subtree comes twice. `body` may
+  /// deactivate or uninstall the constraint it is given.
+  func forEachActiveConstraintInSubtree(_ body: (LayoutItem, LayoutConstraint) -> Void) {
+    visitSubtree { view in
+      for constraint in view.activeConstraints { body(view, constraint) }
+      for guide in view.layoutGuides {
+        for constraint in guide.activeConstraints { body(guide, constraint) }
+      }
+    }
+  }
+
   /// Calls `body` on this view and every descendant, parents first.
   public func visitSubtree(_ body: (View) -> Void) {
     body(self)
@@ -399,11 +391,9 @@ open class View: LayoutItem {
   /// The active constraints this view holds: those whose closest common ancestor is this view.
   public var constraints: [LayoutConstraint] {
     var result: [LayoutConstraint] = []
-    visitSubtree { view in
-      for item in [view as LayoutItem] + view.layoutGuides {
-        for constraint in item.activeConstraints where constraint.firstItem === item {
-          if (try? constraint.commonAncestor()) === self { result.append(constraint) }
-        }
+    forEachActiveConstraintInSubtree { item, constraint in
+      if constraint.firstItem === item, (try? constraint.commonAncestor()) === self {
+        result.append(constraint)
       }
     }
     return result

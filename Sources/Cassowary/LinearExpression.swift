@@ -56,8 +56,9 @@ public struct LinearExpression: Hashable, Sendable {
   }
 }
 
-/// `8` rather than `8.0`, as the `.constraints` format and Auto Layout's descriptions write it.
-func formatNumber(_ value: Double) -> String {
+/// `8` rather than `8.0` (and `0` for `-0`), as the `.constraints` format and Auto Layout's
+/// descriptions write numbers; other values in Swift's shortest round-tripping form.
+public func formatNumber(_ value: Double) -> String {
   if abs(value) < 1e15, Double(Int64(value)) == value { return String(Int64(value)) }
   return String(value)
 }

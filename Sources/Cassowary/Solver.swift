@@ -377,10 +377,10 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     if keepsDefinitions && symbolKind[Int(subject)] == .external {
       installKeepingDefinitions(row, subject: subject)
     } else {
-      // A slack, error or dummy row stays over non-basic symbols only. It can come here
-      // referring to basic externals when a removal pivots a marker into a definition's row;
-      // left that way, a definition that mentions the marker would receive a reference back to
-      // itself, and evaluating it would never end.
+      // A slack, error or dummy row stays over non-basic symbols only. A new constraint's row
+      // comes here as written, possibly mentioning basic externals; its subject is fresh, so no
+      // definition mentions it and expanding cannot make a cycle. (Removal expands the
+      // definitions around a marker before pivoting on it: see `expandDefinitions`.)
       if keepsDefinitions && referencesBasicExternals(row) { expandFully(row) }
       substitute(subject, with: row)
     }

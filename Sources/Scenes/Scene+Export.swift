@@ -61,9 +61,9 @@ extension Scene {
     ]
   }
 
-  /// The solver's value for each variable of `file` (as made by ``exportFile()``), by name: what
-  /// solving the scene directly gives, to compare with solving the exported file.
-  public func directValues(for file: ConstraintFile) -> [String: Double] {
+  /// The solver's value of every named item's variables, by the names ``exportFile()`` gives
+  /// them: what solving the scene directly gives, to compare with solving an exported file.
+  public func directValues() -> [String: Double] {
     guard let engine = root.layoutEngine else { return [:] }
     var byName: [String: Double] = [:]
     let coordinates = ["left", "top", "width", "height"]

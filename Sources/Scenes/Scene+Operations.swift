@@ -80,7 +80,7 @@ extension Scene {
         constraints += next
       }
       if kind == .sizeClassButtons {
-        let (anyAny, compact) = rebuildSizeClassConstraints(index)
+        let (anyAny, compact) = sizeClassConstraints(index)
         rows[index].anyAny = anyAny
         rows[index].compactRegular = compact
         constraints += isCompactRegular ? compact : anyAny

@@ -196,11 +196,9 @@ public final class Scene {
   private func anchorAbove(_ index: Int) -> (YAxisAnchor, Double) {
     guard index > 0 else { return (root.safeAreaLayoutGuide.topAnchor, 20) }
     let views = rows[index - 1].views
-    switch kind {
-    case .form: return (views[1].bottomAnchor, standardSpacing)
-    case .sizeClassButtons: return (views[1].bottomAnchor, standardSpacing)
-    default: return (views[0].bottomAnchor, standardSpacing)
-    }
+    // The form's field and the size-class row's long button are the lower view of their row.
+    let lower = kind == .form || kind == .sizeClassButtons ? views[1] : views[0]
+    return (lower.bottomAnchor, standardSpacing)
   }
 
   func rebuildConstraints(_ index: Int) -> (own: [LayoutConstraint], link: [LayoutConstraint]) {
@@ -209,10 +207,6 @@ public final class Scene {
       return (rows[index].own.map { $0.copy() }, [])
     }
     return rowConstraints(index)
-  }
-
-  func rebuildSizeClassConstraints(_ index: Int) -> ([LayoutConstraint], [LayoutConstraint]) {
-    sizeClassConstraints(index)
   }
 
   /// Row `index`'s constraints: its own, and its link to the row above (or the top).
@@ -330,7 +324,7 @@ public final class Scene {
   /// The recipe's two sets for row `index`: Any-Any adds 2 (long after short) and 5 (long's
   /// bottom with short's); Compact-Regular uninstalls those and adds 7, 8 and 9 (long at the
   /// leading margin, short at the trailing margin, long below short).
-  private func sizeClassConstraints(_ index: Int) -> ([LayoutConstraint], [LayoutConstraint]) {
+  func sizeClassConstraints(_ index: Int) -> ([LayoutConstraint], [LayoutConstraint]) {
     let short = rows[index].views[0], long = rows[index].views[1]
     let margins = root.layoutMarginsGuide
     return (
@@ -354,20 +348,19 @@ public final class Scene {
   private func buildNestedGrid(into constraints: inout [LayoutConstraint]) {
     var queue: [(view: View, depth: Int, name: String)] = [(root, 0, "n")]
     var head = 0
-    var children: [ObjectIdentifier: [View]] = [:]
     while viewCount < requestedViews, head < queue.count {
       let (container, depth, prefix) = queue[head]
       head += 1
       var made: [View] = []
       for index in 0..<4 where viewCount < requestedViews {
-        let child = plainView(prefix == "n" ? "n\(index)" : "\(prefix).\(index)")
+        let name = prefix == "n" ? "n\(index)" : "\(prefix).\(index)"
+        let child = plainView(name)
         child.layoutMargins = EdgeInsets(all: 4)
         container.addSubview(child)
         viewCount += 1
         made.append(child)
-        queue.append((child, depth + 1, names[ObjectIdentifier(child)]!))
+        queue.append((child, depth + 1, name))
       }
-      children[ObjectIdentifier(container)] = made
       if container === root {
         rows = made.map { Row(views: [$0]) }
       } else {

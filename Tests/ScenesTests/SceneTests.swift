@@ -84,7 +84,7 @@ struct SceneTests {
     let text = file.text(header: scene.exportHeader)
     let parsed = try ConstraintFile(parsing: text, file: "scene.constraints")
     #expect(parsed.constraintCount == file.constraintCount)
-    let direct = scene.directValues(for: parsed)
+    let direct = scene.directValues()
     for dense in [false, true] {
       let result = ConstraintFile.solve(text: text, file: "scene.constraints", dense: dense)
       #expect(result.status == 0, "\(result.error)")
@@ -113,9 +113,9 @@ struct SceneTests {
           scene.root.layoutIfNeeded()
           let engine = scene.root.layoutEngine!
           #expect(engine.conflicts.isEmpty, "\(operation)")
-          let incremental = scene.directValues(for: ConstraintFile())
+          let incremental = scene.directValues()
           try engine.solveFromScratch()
-          let full = scene.directValues(for: ConstraintFile())
+          let full = scene.directValues()
           for (name, value) in incremental {
             let other = full[name] ?? .nan
             #expect(abs(value - other) <= 1e-6 * max(1, abs(value)), "\(operation) \(name)")

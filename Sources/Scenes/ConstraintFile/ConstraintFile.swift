@@ -46,7 +46,7 @@ extension ConstraintFile {
     for statement in statements {
       switch statement {
       case .edit(let name, let value, let priority, _):
-        output += "edit \(name) = \(number(value)) @\(priorityText(priority))\n"
+        output += "edit \(name) = \(formatNumber(value)) @\(priorityText(priority))\n"
       case .constraint(let constraint, _):
         output += line(for: constraint) + "\n"
       }
@@ -61,14 +61,14 @@ extension ConstraintFile {
     for term in constraint.expression.terms where term.coefficient != 0 {
       let name = variables.name(of: term.variable)
       let magnitude = abs(term.coefficient)
-      let text = magnitude == 1 ? name : "\(number(magnitude)) * \(name)"
+      let text = magnitude == 1 ? name : "\(formatNumber(magnitude)) * \(name)"
       if term.coefficient > 0 { left.append(text) } else { right.append(text) }
     }
     let constant = constraint.expression.constant
     if constant < 0 {
-      right.append(number(-constant))
+      right.append(formatNumber(-constant))
     } else if constant > 0 {
-      left.append(number(constant))
+      left.append(formatNumber(constant))
     }
     var relation = constraint.relation
     if left.isEmpty {
@@ -90,11 +90,4 @@ extension ConstraintFile {
     let value = priority.rawValue
     return value == value.rounded() ? String(Int(value)) : "\(value)"
   }
-}
-
-/// `8` for whole numbers, else Swift's shortest round-tripping form; `-0` as `0`.
-func number(_ value: Double) -> String {
-  if value == 0 { return "0" }
-  if abs(value) < 1e15, value == value.rounded() { return String(Int64(value)) }
-  return "\(value)"
 }

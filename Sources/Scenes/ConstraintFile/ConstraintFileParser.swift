@@ -294,7 +294,7 @@ struct LineScanner {
     guard let value = try number() else { throw error("expected a number after '@'", at: column) }
     guard value > 0, value <= 1000 else {
       throw error(
-        "priority \(ConstraintFile.Number(value)) is out of range: it must be in (0, 1000]",
+        "priority \(formatNumber(value)) is out of range: it must be in (0, 1000]",
         at: column)
     }
     return Priority(Float(value))
@@ -304,14 +304,5 @@ struct LineScanner {
     guard atEnd else {
       throw error("unexpected '\(text(position, upTo: bytes.count))' at the end of the statement")
     }
-  }
-}
-
-extension ConstraintFile {
-  /// A number as the format writes it, for messages.
-  struct Number: CustomStringConvertible {
-    var value: Double
-    init(_ value: Double) { self.value = value }
-    var description: String { number(value) }
   }
 }
