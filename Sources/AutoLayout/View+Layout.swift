@@ -18,13 +18,19 @@ extension View {
   public var needsUpdateConstraints: Bool { needsUpdateConstraintsFlag }
 
   /// Runs the update-constraints pass now for this view's subtree, if any view needs it:
-  /// subviews before their superviews, all changes in one solver batch.
+  /// subviews before their superviews, all changes in one solver batch. A view that a
+  /// superview's new constraints brought into the engine during the pass (a stack view's
+  /// arranged views) asks for another round, which the same batch runs.
   public func updateConstraintsIfNeeded() {
     guard needsUpdateConstraintsFlag || subtreeNeedsUpdateConstraints else { return }
     let engine = rootView.ensureEngine()
     engine.beginBatch()
     engine.statistics.updateConstraintsPasses += 1
-    updateSubtreeConstraints()
+    var rounds = 0
+    repeat {
+      updateSubtreeConstraints()
+      rounds += 1
+    } while (needsUpdateConstraintsFlag || subtreeNeedsUpdateConstraints) && rounds < 8
     engine.endBatch()
   }
 

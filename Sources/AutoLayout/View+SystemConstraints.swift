@@ -37,7 +37,10 @@ extension View {
 
   /// Tells the view that its intrinsic content size changed: the next update pass changes the
   /// content-size constraints' constants in place.
-  public func invalidateIntrinsicContentSize() { markSystemConstraintsDirty() }
+  public func invalidateIntrinsicContentSize() {
+    markSystemConstraintsDirty()
+    arrangingStackView?.arrangedSubviewDidChange(self, intrinsicSize: true)
+  }
 
   /// How much the view resists growing beyond its intrinsic size on `axis` (250 by default).
   public func contentHuggingPriority(for axis: LayoutAttribute.Axis) -> LayoutPriority {

@@ -49,6 +49,10 @@ open class View: LayoutItem {
   var marginsGuideConstraints: [LayoutConstraint] = []
   var safeAreaGuide: LayoutGuide?
   var safeAreaGuideConstraints: [LayoutConstraint] = []
+  var storedTraitCollection: TraitCollection?
+  var sizeClassConstraints: [(constraint: LayoutConstraint, installation: SizeClassInstallation)] =
+    []
+  var sizeClassSubviews: [(view: View, installation: SizeClassInstallation)] = []
 
   /// A view with the given frame.
   public init(frame: Rect = .zero) {
@@ -125,7 +129,15 @@ open class View: LayoutItem {
 
   /// Whether the view is hidden. Hidden views still take part in layout (stack views treat
   /// their hidden arranged views specially).
-  public var isHidden = false
+  public var isHidden = false {
+    didSet {
+      if isHidden != oldValue {
+        arrangingStackView?.arrangedSubviewDidChange(self, intrinsicSize: false)
+      }
+    }
+  }
+  /// The stack view that arranges this view, if any.
+  weak var arrangingStackView: StackView?
 
   // MARK: Direction
 
@@ -299,6 +311,7 @@ open class View: LayoutItem {
     autoresizingConstraints.removeAll()
     parent.subviews.removeAll { $0 === self }
     superview = nil
+    if let stack = arrangingStackView, stack === parent { stack.arrangedSubviewDidLeave(self) }
     parent.setNeedsLayout()
   }
 

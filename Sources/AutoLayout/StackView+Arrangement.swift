@@ -1,0 +1,345 @@
+/// The constraints a stack view makes, as UIKit's `_UIOrderedLayoutArrangement` (along the axis)
+/// and `_UIAlignedLayoutArrangement` (across it) make them; see
+/// `shared/notes/autolayout-semantics.md` §4 for the sources.
+extension StackView {
+  /// The attributes of one axis: its two edges, its center and its size.
+  struct AxisAttributes {
+    var leading: LayoutAttribute
+    var trailing: LayoutAttribute
+    var center: LayoutAttribute
+    var size: LayoutAttribute
+
+    init(_ axis: LayoutAttribute.Axis) {
+      switch axis {
+      case .horizontal: (leading, trailing, center, size) = (.leading, .trailing, .centerX, .width)
+      case .vertical: (leading, trailing, center, size) = (.top, .bottom, .centerY, .height)
+      }
+    }
+  }
+
+  /// One wanted constraint; the terms that identify it (everything but constant and priority)
+  /// decide whether an existing constraint can be kept.
+  struct Wanted {
+    var first: LayoutItem
+    var firstAttribute: LayoutAttribute
+    var relation: LayoutRelation
+    var second: LayoutItem?
+    var secondAttribute: LayoutAttribute
+    var multiplier: Double
+    var constant: Double
+    var priority: LayoutPriority
+    var identifier: String
+
+    var key: Key {
+      Key(
+        identifier: identifier, first: ObjectIdentifier(first), firstAttribute: firstAttribute,
+        relation: relation, second: second.map(ObjectIdentifier.init),
+        secondAttribute: secondAttribute, multiplier: multiplier)
+    }
+  }
+
+  struct Key: Hashable {
+    var identifier: String
+    var first: ObjectIdentifier
+    var firstAttribute: LayoutAttribute
+    var relation: LayoutRelation
+    var second: ObjectIdentifier?
+    var secondAttribute: LayoutAttribute
+    var multiplier: Double
+  }
+
+  /// The item the views are laid out in: the stack, or its margins guide.
+  var canvas: LayoutItem { isLayoutMarginsRelativeArrangement ? layoutMarginsGuide : self }
+
+  /// Replaces the arrangement constraints with the wanted ones, keeping every existing
+  /// constraint with the same terms (its constant and priority are edited in place).
+  func updateArrangementConstraints() {
+    let wanted = wantedConstraints()
+    var existing: [Key: LayoutConstraint] = [:]
+    for constraint in arrangementConstraints {
+      guard let first = constraint.firstItem, let identifier = constraint.identifier else {
+        continue
+      }
+      let key = Key(
+        identifier: identifier, first: ObjectIdentifier(first),
+        firstAttribute: constraint.firstAttribute, relation: constraint.relation,
+        second: constraint.secondItem.map(ObjectIdentifier.init),
+        secondAttribute: constraint.secondAttribute, multiplier: constraint.multiplier)
+      existing[key] = constraint
+    }
+    var kept: [LayoutConstraint] = []
+    var arriving: [LayoutConstraint] = []
+    for spec in wanted {
+      if let constraint = existing.removeValue(forKey: spec.key) {
+        constraint.constant = spec.constant
+        constraint.priority = spec.priority
+        if !constraint.isActive { arriving.append(constraint) }
+        kept.append(constraint)
+      } else {
+        let constraint = LayoutConstraint(
+          kind: .standard, spec.first, spec.firstAttribute, spec.relation, spec.second,
+          spec.secondAttribute, multiplier: spec.multiplier, constant: spec.constant,
+          priority: spec.priority, identifier: spec.identifier)
+        arriving.append(constraint)
+        kept.append(constraint)
+      }
+    }
+    let keptIDs = Set(kept.lazy.map(ObjectIdentifier.init))
+    let leaving = arrangementConstraints.filter { !keptIDs.contains(ObjectIdentifier($0)) }
+    LayoutConstraint.deactivate(leaving)
+    arrangementConstraints = kept
+    LayoutConstraint.activate(arriving)
+    dropUnusedGuides()
+  }
+
+  /// Every constraint the current arrangement needs, in UIKit's order: distribution, then
+  /// alignment, then the hidden views.
+  func wantedConstraints() -> [Wanted] {
+    var result: [Wanted] = []
+    let visible = arrangedSubviews.filter { !$0.isHidden }
+    let along = AxisAttributes(axis)
+    let across = AxisAttributes(axis == .horizontal ? .vertical : .horizontal)
+    if !visible.isEmpty {
+      distribute(visible, along, into: &result)
+      align(visible, across, into: &result)
+    }
+    hide(along, across, firstVisible: visible.first, into: &result)
+    return result
+  }
+
+  // MARK: Along the axis
+
+  private func distribute(_ visible: [View], _ along: AxisAttributes, into result: inout [Wanted]) {
+    let canvas = self.canvas
+    func add(
+      _ first: LayoutItem, _ attribute1: LayoutAttribute, _ relation: LayoutRelation,
+      _ second: LayoutItem?, _ attribute2: LayoutAttribute, multiplier: Double = 1,
+      constant: Double = 0, priority: LayoutPriority = .required, _ identifier: String
+    ) {
+      result.append(
+        Wanted(
+          first: first, firstAttribute: attribute1, relation: relation, second: second,
+          secondAttribute: attribute2, multiplier: multiplier, constant: constant,
+          priority: priority, identifier: identifier))
+    }
+    add(canvas, along.leading, .equal, visible[0], along.leading, "UISV-canvas-connection")
+    add(
+      canvas, along.trailing, .equal, visible[visible.count - 1], along.trailing,
+      "UISV-canvas-connection")
+    let equalGaps = distribution == .equalSpacing || distribution == .equalCentering
+    let baselines = axis == .vertical && isBaselineRelativeArrangement
+    for (previous, next) in zip(visible, visible.dropFirst()) {
+      add(
+        next, baselines ? .firstBaseline : along.leading, equalGaps ? .greaterThanOrEqual : .equal,
+        previous, baselines ? .lastBaseline : along.trailing, constant: spacing(after: previous),
+        "UISV-spacing")
+    }
+    switch distribution {
+    case .fill:
+      break
+    case .fillEqually:
+      for view in visible.dropFirst() {
+        add(view, along.size, .equal, visible[0], along.size, "UISV-fill-equally")
+      }
+    case .fillProportionally:
+      let lengths = visible.map { max(0, $0.intrinsicLength(along.size)) }
+      let spaces = zip(visible, visible.dropFirst()).reduce(0.0) { $0 + spacing(after: $1.0) }
+      let total = lengths.reduce(0, +) + spaces
+      if total <= max(spaces, 1) {
+        for view in visible.dropFirst() {
+          add(view, along.size, .equal, visible[0], along.size, "UISV-fill-equally")
+        }
+      } else {
+        for (index, view) in visible.enumerated() {
+          let multiplier = lengths[index] / total
+          let priority = LayoutPriority(
+            multiplier == 1 ? 1000 : Float(max(999 - index, 751)))
+          add(
+            view, along.size, .equal, canvas, along.size, multiplier: multiplier,
+            priority: priority, "UISV-fill-proportionally")
+        }
+      }
+    case .equalSpacing, .equalCentering:
+      let guides = gaps(visible.count - 1)
+      let edge = distribution == .equalSpacing
+      for (index, guide) in guides.enumerated() {
+        let previous = visible[index], next = visible[index + 1]
+        add(
+          guide, along.leading, .equal, previous, edge ? along.trailing : along.center,
+          "UISV-distributing-edge")
+        add(
+          guide, along.trailing, .equal, next, edge ? along.leading : along.center,
+          "UISV-distributing-edge")
+      }
+      for (index, guide) in guides.enumerated().dropFirst() {
+        let priority = edge ? LayoutPriority.required : LayoutPriority(Float(max(150 - index, 50)))
+        add(
+          guide, along.size, .equal, guides[0], along.size, priority: priority,
+          "UISV-fill-equally")
+      }
+      add(canvas, along.size, .equal, nil, .notAnAttribute, priority: 49, "UISV-canvas-fit")
+    }
+  }
+
+  /// The space after `view`: its custom spacing, else the stack's; the system spacing is 8.
+  func spacing(after view: View) -> Double {
+    let value = customSpacings[ObjectIdentifier(view)] ?? spacing
+    return value == Self.spacingUseSystem ? standardSpacing : value
+  }
+
+  // MARK: Across the axis
+
+  private func align(_ visible: [View], _ across: AxisAttributes, into result: inout [Wanted]) {
+    let canvas = self.canvas
+    let first = visible[0]
+    func add(
+      _ item1: LayoutItem, _ attribute1: LayoutAttribute, _ relation: LayoutRelation,
+      _ item2: LayoutItem?, _ attribute2: LayoutAttribute, priority: LayoutPriority = .required,
+      _ identifier: String
+    ) {
+      result.append(
+        Wanted(
+          first: item1, firstAttribute: attribute1, relation: relation, second: item2,
+          secondAttribute: attribute2, multiplier: 1, constant: 0, priority: priority,
+          identifier: identifier))
+    }
+    guard let aligned = alignedAttribute(across) else {
+      // Fill: every view spans the canvas.
+      add(canvas, across.leading, .equal, first, across.leading, "UISV-canvas-connection")
+      add(canvas, across.trailing, .equal, first, across.trailing, "UISV-canvas-connection")
+      for view in visible.dropFirst() {
+        add(first, across.leading, .equal, view, across.leading, "UISV-alignment")
+        add(first, across.trailing, .equal, view, across.trailing, "UISV-alignment")
+      }
+      return
+    }
+    for view in visible.dropFirst() {
+      add(first, aligned, .equal, view, aligned, "UISV-alignment")
+    }
+    // The spanner encloses the views; the canvas hugs the spanner.
+    let spanner = spanner()
+    add(canvas, across.leading, .equal, spanner, across.leading, "UISV-canvas-connection")
+    add(canvas, across.trailing, .equal, spanner, across.trailing, "UISV-canvas-connection")
+    if aligned == across.center {
+      add(canvas, across.center, .equal, first, across.center, "UISV-canvas-connection")
+    }
+    for view in visible {
+      if aligned == across.leading {
+        add(
+          spanner, across.leading, .equal, view, across.leading, priority: 999.5,
+          "UISV-spanning-boundary")
+      } else {
+        add(
+          spanner, across.leading, .lessThanOrEqual, view, across.leading,
+          "UISV-spanning-boundary")
+      }
+      if aligned == across.trailing {
+        add(
+          spanner, across.trailing, .equal, view, across.trailing, priority: 999.5,
+          "UISV-spanning-boundary")
+      } else {
+        add(
+          spanner, across.trailing, .greaterThanOrEqual, view, across.trailing,
+          "UISV-spanning-boundary")
+      }
+    }
+    add(spanner, across.size, .equal, nil, .notAnAttribute, priority: 51, "UISV-spanning-fit")
+    for view in visible {
+      add(
+        view, across.size, .equal, nil, .notAnAttribute, priority: 25,
+        "UISV-ambiguity-suppression")
+    }
+  }
+
+  /// The attribute the alignment lines up, or `nil` for fill.
+  private func alignedAttribute(_ across: AxisAttributes) -> LayoutAttribute? {
+    switch alignment {
+    case .fill: nil
+    case .leading: across.leading
+    case .trailing: across.trailing
+    case .center: across.center
+    case .firstBaseline: axis == .horizontal ? .firstBaseline : across.leading
+    case .lastBaseline: axis == .horizontal ? .lastBaseline : across.trailing
+    }
+  }
+
+  // MARK: Hidden views
+
+  /// A hidden arranged view collapses to zero length (`UISV-hiding` at 999.999), hangs after its
+  /// predecessor at half the spacing (`UISV-spacing-hidden` at 50), and, so that its frame is
+  /// not ambiguous, rests at the canvas's leading edge across the axis with no size of its own
+  /// beyond its content (`UISV-ambiguity-suppression` at 25).
+  private func hide(
+    _ along: AxisAttributes, _ across: AxisAttributes, firstVisible: View?,
+    into result: inout [Wanted]
+  ) {
+    let canvas = self.canvas
+    for (index, view) in arrangedSubviews.enumerated() where view.isHidden {
+      func add(
+        _ item1: LayoutItem, _ attribute1: LayoutAttribute, _ item2: LayoutItem?,
+        _ attribute2: LayoutAttribute, constant: Double = 0, priority: LayoutPriority,
+        _ identifier: String
+      ) {
+        result.append(
+          Wanted(
+            first: item1, firstAttribute: attribute1, relation: .equal, second: item2,
+            secondAttribute: attribute2, multiplier: 1, constant: constant, priority: priority,
+            identifier: identifier))
+      }
+      add(view, along.size, nil, .notAnAttribute, priority: 999.999, "UISV-hiding")
+      if index > 0 {
+        let previous = arrangedSubviews[index - 1]
+        add(
+          view, along.leading, previous, along.trailing,
+          constant: previous.isHidden ? 0 : spacing(after: previous) / 2, priority: 50,
+          "UISV-spacing-hidden")
+      } else {
+        add(view, along.leading, canvas, along.leading, priority: 50, "UISV-spacing-hidden")
+      }
+      add(
+        view, across.leading, canvas, across.leading, priority: 25,
+        "UISV-ambiguity-suppression")
+      add(view, across.size, nil, .notAnAttribute, priority: 25, "UISV-ambiguity-suppression")
+    }
+  }
+
+  // MARK: Guides
+
+  /// `count` gap guides, made or reused.
+  private func gaps(_ count: Int) -> [LayoutGuide] {
+    while gapGuides.count < count {
+      let guide = LayoutGuide(identifier: "UISV-distributing")
+      addLayoutGuide(guide)
+      gapGuides.append(guide)
+    }
+    return Array(gapGuides.prefix(count))
+  }
+
+  private func spanner() -> LayoutGuide {
+    if let spannerGuide { return spannerGuide }
+    let guide = LayoutGuide(identifier: "UISV-alignment-spanner")
+    addLayoutGuide(guide)
+    spannerGuide = guide
+    return guide
+  }
+
+  /// Removes the guides no arrangement constraint uses any more.
+  private func dropUnusedGuides() {
+    while let last = gapGuides.last, last.activeConstraints.isEmpty {
+      removeLayoutGuide(last)
+      gapGuides.removeLast()
+    }
+    if let guide = spannerGuide, guide.activeConstraints.isEmpty {
+      removeLayoutGuide(guide)
+      spannerGuide = nil
+    }
+  }
+}
+
+extension View {
+  /// The intrinsic length of the view along `size` (width or height), or ``noIntrinsicMetric``.
+  func intrinsicLength(_ size: LayoutAttribute) -> Double {
+    let intrinsic = intrinsicContentSize
+    return size == .width ? intrinsic.width : intrinsic.height
+  }
+}

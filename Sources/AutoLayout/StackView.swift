@@ -1,0 +1,153 @@
+/// A view that lays out a list of views in a row or a column: the model of UIKit's
+/// `UIStackView`, the guide's first rule of thumb.
+///
+/// The stack view makes the constraints UIKit makes, with UIKit's identifiers and priorities
+/// (`UISV-canvas-connection`, `UISV-spacing`, `UISV-fill-equally`, `UISV-alignment`,
+/// `UISV-hiding`, …), so a dump reads like UIKit's. It keeps them up to date in the
+/// update-constraints pass: a change (hiding a view, a new spacing) replaces only the constraints
+/// whose terms changed and edits constants in place, so the solver sees as little churn as
+/// possible.
+open class StackView: View {
+  /// How the arranged views share the length of the stack along its axis.
+  public enum Distribution: Hashable, Sendable, CaseIterable {
+    /// The views keep their spacing; hugging and compression resistance decide who stretches or
+    /// shrinks.
+    case fill
+    /// Every view gets the same length.
+    case fillEqually
+    /// Lengths in proportion to the views' intrinsic lengths.
+    case fillProportionally
+    /// The views keep their own lengths; the gaps between them are equal.
+    case equalSpacing
+    /// The views keep their own lengths; their centers are equally far apart.
+    case equalCentering
+  }
+
+  /// How the arranged views sit across the stack's axis.
+  public enum Alignment: Hashable, Sendable, CaseIterable {
+    /// Every view spans the stack's whole width (or height) across the axis.
+    case fill
+    /// Aligned to the leading edge (a vertical stack) or the top (a horizontal one).
+    case leading
+    /// Aligned to the first baselines (a horizontal stack; a vertical one aligns leading edges).
+    case firstBaseline
+    /// Centered across the axis.
+    case center
+    /// Aligned to the trailing edge (a vertical stack) or the bottom (a horizontal one).
+    case trailing
+    /// Aligned to the last baselines (a horizontal stack; a vertical one aligns trailing edges).
+    case lastBaseline
+
+    /// The top alignment of a horizontal stack: the same as ``leading``.
+    public static var top: Alignment { .leading }
+    /// The bottom alignment of a horizontal stack: the same as ``trailing``.
+    public static var bottom: Alignment { .trailing }
+  }
+
+  /// A ``spacing`` (or custom spacing) that asks for the system's standard spacing, 8 points.
+  public static let spacingUseSystem = Double.leastNonzeroMagnitude
+  /// The custom spacing of a view that has none: the stack's ``spacing`` applies after it.
+  public static let spacingUseDefault = Double.greatestFiniteMagnitude
+
+  /// The views the stack lays out, in order. Each is also a subview.
+  public private(set) var arrangedSubviews: [View] = []
+  /// The constraints the stack made and keeps (active), in the order they were made.
+  public internal(set) var arrangementConstraints: [LayoutConstraint] = []
+
+  var customSpacings: [ObjectIdentifier: Double] = [:]
+  var gapGuides: [LayoutGuide] = []
+  var spannerGuide: LayoutGuide?
+
+  /// The axis the views are laid out along.
+  public var axis: LayoutAttribute.Axis = .horizontal {
+    didSet { arrangementDidChange(oldValue != axis) }
+  }
+  /// How the views share the length along the axis.
+  public var distribution: Distribution = .fill {
+    didSet { arrangementDidChange(oldValue != distribution) }
+  }
+  /// How the views sit across the axis.
+  public var alignment: Alignment = .fill { didSet { arrangementDidChange(oldValue != alignment) } }
+  /// The space between adjacent views (the least space for the equal-spacing distributions).
+  public var spacing: Double = 0 { didSet { arrangementDidChange(oldValue != spacing) } }
+  /// Whether the views are laid out inside the stack's layout margins instead of its edges.
+  public var isLayoutMarginsRelativeArrangement = false {
+    didSet { arrangementDidChange(oldValue != isLayoutMarginsRelativeArrangement) }
+  }
+  /// Whether a vertical stack measures its spacing from one view's last baseline to the next
+  /// view's first baseline.
+  public var isBaselineRelativeArrangement = false {
+    didSet { arrangementDidChange(oldValue != isBaselineRelativeArrangement) }
+  }
+
+  /// A stack of `views`, horizontal, filling, aligned to fill, no spacing: UIKit's defaults.
+  public init(arrangedSubviews views: [View] = []) {
+    super.init(frame: .zero)
+    for view in views { addArrangedSubview(view) }
+  }
+
+  /// Adds `view` at the end of the arranged views (and as a subview if it is not one).
+  public func addArrangedSubview(_ view: View) {
+    insertArrangedSubview(view, at: arrangedSubviews.count)
+  }
+
+  /// Inserts `view` among the arranged views at `index`; a view already arranged moves there.
+  /// Like UIKit, the stack turns off the view's `translatesAutoresizingMaskIntoConstraints`.
+  public func insertArrangedSubview(_ view: View, at index: Int) {
+    precondition(view !== self, "a stack view cannot arrange itself")
+    var index = index
+    if let existing = arrangedSubviews.firstIndex(where: { $0 === view }) {
+      arrangedSubviews.remove(at: existing)
+      if existing < index { index -= 1 }
+    }
+    precondition(index >= 0 && index <= arrangedSubviews.count, "index \(index) out of range")
+    if view.superview !== self { addSubview(view) }
+    view.translatesAutoresizingMaskIntoConstraints = false
+    view.arrangingStackView = self
+    arrangedSubviews.insert(view, at: index)
+    arrangementDidChange(true)
+  }
+
+  /// Stops arranging `view`; it stays a subview, as in UIKit (remove it from its superview to
+  /// take it out of the tree).
+  public func removeArrangedSubview(_ view: View) {
+    guard let index = arrangedSubviews.firstIndex(where: { $0 === view }) else { return }
+    arrangedSubviews.remove(at: index)
+    customSpacings[ObjectIdentifier(view)] = nil
+    if view.arrangingStackView === self { view.arrangingStackView = nil }
+    arrangementDidChange(true)
+  }
+
+  /// Sets the space after `view` (``spacingUseDefault`` goes back to ``spacing``).
+  public func setCustomSpacing(_ spacing: Double, after view: View) {
+    let key = ObjectIdentifier(view)
+    let old = customSpacings[key]
+    customSpacings[key] = spacing == Self.spacingUseDefault ? nil : spacing
+    arrangementDidChange(old != customSpacings[key])
+  }
+
+  /// The space after `view`, or ``spacingUseDefault`` when none was set.
+  public func customSpacing(after view: View) -> Double {
+    customSpacings[ObjectIdentifier(view)] ?? Self.spacingUseDefault
+  }
+
+  /// Brings the arrangement constraints up to date, then lets subclasses add their own.
+  open override func updateConstraints() {
+    updateArrangementConstraints()
+    super.updateConstraints()
+  }
+
+  func arrangementDidChange(_ changed: Bool) {
+    if changed { setNeedsUpdateConstraints() }
+  }
+
+  /// An arranged view was hidden or shown, or its intrinsic size changed.
+  func arrangedSubviewDidChange(_ view: View, intrinsicSize: Bool) {
+    if !intrinsicSize || distribution == .fillProportionally { setNeedsUpdateConstraints() }
+  }
+
+  /// An arranged view left the stack's subviews: it is no longer arranged either.
+  func arrangedSubviewDidLeave(_ view: View) {
+    removeArrangedSubview(view)
+  }
+}

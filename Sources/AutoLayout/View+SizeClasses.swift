@@ -1,0 +1,79 @@
+/// Size classes: a view's traits, and constraints and subviews installed per size class, as
+/// Interface Builder's "Installed" checkboxes make them.
+extension View {
+  /// The traits this view is in: those set on it, else its superview's (on a root with none set,
+  /// Any-Any). Setting them on a root (a rotation, a split-screen resize) installs and
+  /// uninstalls the size-class variations of the whole tree in one solver batch.
+  public var traitCollection: TraitCollection {
+    get { storedTraitCollection ?? superview?.traitCollection ?? .any }
+    set {
+      let old = traitCollection
+      storedTraitCollection = newValue
+      if newValue != old { applySizeClassVariations() }
+    }
+  }
+
+  /// Adds `constraints`, installed (active) only in the size classes `installation` says: the
+  /// Interface Builder way to keep two layouts in one tree, as the cookbook's "Two Buttons with
+  /// Size Class-Based Layouts" does. This view keeps them and re-applies the rule whenever the
+  /// traits change. A constraint whose items are not all in the tree (an uninstalled view) waits
+  /// until they are.
+  public func addConstraints(
+    _ constraints: [LayoutConstraint], installation: SizeClassInstallation
+  ) {
+    for constraint in constraints { sizeClassConstraints.append((constraint, installation)) }
+    applySizeClassVariations()
+  }
+
+  /// Adds `view` as a subview installed only in the size classes `installation` says; in the
+  /// others it is not in the tree, and neither are the constraints that refer to it.
+  public func addSubview(_ view: View, installation: SizeClassInstallation) {
+    sizeClassSubviews.append((view, installation))
+    applySizeClassVariations()
+  }
+
+  /// Installs and uninstalls every size-class variation of this subtree for its current traits:
+  /// first the constraints that leave, then the views, then the constraints that arrive, all in
+  /// one batch so the solver optimizes once.
+  func applySizeClassVariations() {
+    let engine = rootView.layoutEngine
+    engine?.beginBatch()
+    defer { engine?.endBatch() }
+    var leaving: [LayoutConstraint] = []
+    visitSubtree { view in
+      let traits = view.traitCollection
+      for (constraint, installation) in view.sizeClassConstraints
+      where constraint.isActive && !installation.isInstalled(for: traits) {
+        leaving.append(constraint)
+      }
+    }
+    LayoutConstraint.deactivate(leaving)
+    applySubviewVariations()
+    var arriving: [LayoutConstraint] = []
+    visitSubtree { view in
+      let traits = view.traitCollection
+      for (constraint, installation) in view.sizeClassConstraints
+      where !constraint.isActive && installation.isInstalled(for: traits)
+        && (try? constraint.commonAncestor()) != nil
+      {
+        arriving.append(constraint)
+      }
+    }
+    LayoutConstraint.activate(arriving)
+  }
+
+  /// Adds and removes the size-class subviews of this subtree; a view added brings its own
+  /// subtree, whose variations are visited in turn.
+  private func applySubviewVariations() {
+    let traits = traitCollection
+    for (view, installation) in sizeClassSubviews {
+      let installed = installation.isInstalled(for: traits)
+      if installed, view.superview !== self {
+        addSubview(view)
+      } else if !installed, view.superview === self {
+        view.removeFromSuperview()
+      }
+    }
+    for subview in subviews { subview.applySubviewVariations() }
+  }
+}
