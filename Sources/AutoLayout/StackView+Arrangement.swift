@@ -273,8 +273,9 @@ extension StackView {
     _ along: AxisAttributes, _ across: AxisAttributes, firstVisible: View?,
     into result: inout [Wanted]
   ) {
-    let canvas = self.canvas
+    // The canvas only when needed: asking an empty stack for it would make its margins guide.
     for (index, view) in arrangedSubviews.enumerated() where view.isHidden {
+      let canvas = self.canvas
       func add(
         _ item1: LayoutItem, _ attribute1: LayoutAttribute, _ item2: LayoutItem?,
         _ attribute2: LayoutAttribute, constant: Double = 0, priority: LayoutPriority,

@@ -82,10 +82,11 @@ public struct BenchmarkConfiguration: Sendable {
       scenes: [
         (.form, "standard"), (.dynamicForm, "standard"), (.equalSpacing, "spacer-views"),
         (.equalSpacing, "layout-guides"), (.sizeClassButtons, "standard"),
-        (.nestedGrid, "standard"), (.flat, "standard"), (.chain, "standard"),
+        (.nestedGrid, "standard"), (.stackGrid, "standard"), (.flat, "standard"),
+        (.chain, "standard"),
       ],
       sizes: [100, 1000, 10000], solvers: SolverKind.allCases, modes: Mode.allCases,
-      phases: Phase.allCases.filter { $0 != .hideUnhide })
+      phases: Phase.allCases)
   }
 
   /// The CI-sized matrix: every kind and variant at 50 and 100 views, two measured

@@ -166,8 +166,7 @@ public struct BenchmarkRunner {
       }
       guard let times = samples[phase], !times.isEmpty else {
         row.status = "skipped"
-        row.note =
-          phase == .hideUnhide ? "needs stack views (not implemented yet)" : "not applicable"
+        row.note = "not applicable"
         emit(row)
         continue
       }

@@ -5,9 +5,9 @@ extension Scene {
   public func supports(_ operation: SceneOperation) -> Bool {
     switch operation {
     case .resize, .teardown: true
-    case .constantChange: deepConstraint != nil
+    case .constantChange: deepConstraint != nil || deepStack != nil
     case .intrinsicSizeChange: !texts.isEmpty
-    case .hideUnhide: false
+    case .hideUnhide: !arranged.isEmpty
     case .sizeClassSwitch: kind == .sizeClassButtons
     case .churn: rows.count >= 3
     }
@@ -26,7 +26,11 @@ extension Scene {
       root.frame = Rect(origin: .zero, size: size)
     case .constantChange:
       deepConstantChanged.toggle()
-      deepConstraint!.constant += deepConstantChanged ? 1 : -1
+      if let deepStack {
+        deepStack.spacing += deepConstantChanged ? 1 : -1
+      } else {
+        deepConstraint!.constant += deepConstantChanged ? 1 : -1
+      }
     case .intrinsicSizeChange:
       textsChanged.toggle()
       for index in stride(from: 0, to: texts.count, by: 10) {
@@ -34,7 +38,10 @@ extension Scene {
         view.text = textsChanged ? original + "Xx" : original
       }
     case .hideUnhide:
-      break
+      arrangedHidden.toggle()
+      for index in stride(from: 0, to: arranged.count, by: 10) {
+        arranged[index].isHidden = arrangedHidden
+      }
     case .sizeClassSwitch:
       switchSizeClass()
     case .churn:
@@ -99,7 +106,9 @@ extension Scene {
     }
     rows.removeAll()
     texts.removeAll()
+    arranged.removeAll()
     deepConstraint = nil
+    deepStack = nil
     viewCount = 0
   }
 }

@@ -43,6 +43,11 @@ public final class Scene {
   let portraitSize: Size
   var deepConstraint: LayoutConstraint?
   var deepConstantChanged = false
+  /// The stack-arranged views (stack-grid), for hide-unhide.
+  var arranged: [View] = []
+  var arrangedHidden = false
+  /// The stack whose spacing constant-change edits (stack-grid).
+  var deepStack: StackView?
 
   /// Builds the scene: its views and its constraints, activated in one batch. Nothing is solved
   /// until the root is laid out.
@@ -62,7 +67,8 @@ public final class Scene {
     self.seed = seed
     self.variant = chosen
     self.generator = SeededGenerator(seed: seed)
-    let scale = kind == .nestedGrid ? max(1, (Double(views) / 100).squareRoot()) : 1
+    let scale =
+      kind == .nestedGrid || kind == .stackGrid ? max(1, (Double(views) / 100).squareRoot()) : 1
     portraitSize = Size(width: 375 * scale, height: 667 * scale)
     root = View(frame: Rect(origin: .zero, size: portraitSize))
     root.preferredSolver = solver
@@ -100,7 +106,7 @@ public final class Scene {
   private func build() {
     var constraints: [LayoutConstraint] = []
     switch kind {
-    case .nestedGrid:
+    case .nestedGrid, .stackGrid:
       buildNestedGrid(into: &constraints)
     default:
       let perRow: Int
@@ -183,7 +189,7 @@ public final class Scene {
       row.views = [label("label\(index)", { Label($0) }, letters: 3...16)]
     case .chain:
       row.views = [plainView("v\(index)")]
-    case .nestedGrid:
+    case .nestedGrid, .stackGrid:
       preconditionFailure("nested grids are built by buildNestedGrid")
     }
     for view in row.views { root.addSubview(view) }
@@ -316,7 +322,7 @@ public final class Scene {
           view.widthAnchor.constraint(equalTo: previous.widthAnchor),
         ]
       )
-    case .nestedGrid:
+    case .nestedGrid, .stackGrid:
       return nestedRowConstraints(index)
     }
   }
@@ -354,16 +360,22 @@ public final class Scene {
       var made: [View] = []
       for index in 0..<4 where viewCount < requestedViews {
         let name = prefix == "n" ? "n\(index)" : "\(prefix).\(index)"
-        let child = plainView(name)
+        let child =
+          kind == .stackGrid ? gridStack(name, horizontal: (depth + 1) % 2 == 0) : plainView(name)
         child.layoutMargins = EdgeInsets(all: 4)
-        container.addSubview(child)
+        if container !== root, let stack = container as? StackView {
+          stack.addArrangedSubview(child)
+          arranged.append(child)
+        } else {
+          container.addSubview(child)
+        }
         viewCount += 1
         made.append(child)
         queue.append((child, depth + 1, name))
       }
       if container === root {
         rows = made.map { Row(views: [$0]) }
-      } else {
+      } else if kind == .nestedGrid {
         constraints += gridConstraints(made, in: container, horizontal: depth % 2 == 0)
       }
     }
@@ -373,6 +385,19 @@ public final class Scene {
       rows[index].link = link
       constraints += own + link
     }
+  }
+
+  /// A container of the stack grid: its arranged views fill it equally, 8 apart, inside its
+  /// margins, in a row (`horizontal`) or a column, as the nested grid's constraints place them.
+  private func gridStack(_ name: String, horizontal: Bool) -> StackView {
+    let stack = StackView()
+    stack.translatesAutoresizingMaskIntoConstraints = false
+    stack.axis = horizontal ? .horizontal : .vertical
+    stack.distribution = .fillEqually
+    stack.spacing = standardSpacing
+    stack.isLayoutMarginsRelativeArrangement = true
+    self.name(stack, name)
+    return stack
   }
 
   private func gridConstraints(_ items: [View], in container: View, horizontal: Bool)
@@ -435,6 +460,12 @@ public final class Scene {
   /// A spacing in the middle of the tree, for constant-change.
   private func pickDeepConstraint() {
     guard !rows.isEmpty else { return }
+    if kind == .stackGrid {
+      // Stack views make their constraints in the update pass: change the deepest stack's
+      // spacing, which edits its spacing constants in place.
+      deepStack = root.deepestDescendant()?.superview as? StackView
+      return
+    }
     let middle = rows[rows.count / 2]
     if kind == .nestedGrid, let deepest = root.deepestDescendant(), deepest !== root,
       let constraint = deepest.constraintsAffectingLayout(for: .horizontal).first(where: {

@@ -6,6 +6,7 @@ public enum SceneKind: String, CaseIterable, Sendable, CustomStringConvertible {
   case equalSpacing = "equal-spacing"
   case sizeClassButtons = "size-class-buttons"
   case nestedGrid = "nested-grid"
+  case stackGrid = "stack-grid"
   case flat
   case chain
 
@@ -26,6 +27,8 @@ public enum SceneKind: String, CaseIterable, Sendable, CustomStringConvertible {
       "Two Buttons with Size Class-Based Layouts: both constraint sets made, the Any-Any set active; size-class-switch swaps them"
     case .nestedGrid:
       "Containers of containers, 4 children each (breadth first), alternating rows and columns with margins and standard spacing; equal widths and heights"
+    case .stackGrid:
+      "The nested grid built with nested stack views (fill equally, fill alignment, margins-relative, spacing 8): the same frames, UIKit's stack constraints"
     case .flat:
       "Independent labels, each placed against the root on its own (the case Apple made linear in iOS 12)"
     case .chain:
@@ -51,7 +54,7 @@ public enum SceneOperation: String, CaseIterable, Sendable, CustomStringConverti
   case constantChange = "constant-change"
   /// Change the text (so the intrinsic size) of 10% of the labels and buttons.
   case intrinsicSizeChange = "intrinsic-size-change"
-  /// Hide and unhide 10% of stack-arranged views (needs stack views: not yet supported).
+  /// Hide and unhide 10% of the stack-arranged views (stack-grid only).
   case hideUnhide = "hide-unhide"
   /// Swap the size-class constraint sets (size-class-buttons only).
   case sizeClassSwitch = "size-class-switch"

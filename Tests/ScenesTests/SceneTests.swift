@@ -64,6 +64,54 @@ struct SceneTests {
     #expect(abs(cells[1].frame.width - (width - 8)) < 1e-9)
   }
 
+  @Test("Stack grid: nested stack views give the nested grid's frames", arguments: [20, 150])
+  func stackGridMatchesNestedGrid(views: Int) throws {
+    let grid = try Scene(.nestedGrid, views: views)
+    let stacks = try Scene(.stackGrid, views: views)
+    grid.root.layoutIfNeeded()
+    stacks.root.layoutIfNeeded()
+    #expect(stacks.viewCount == grid.viewCount)
+    let expected = grid.directValues()
+    let actual = stacks.directValues()
+    var compared = 0
+    for (name, value) in expected where !name.contains(".margins.") {
+      let other = try #require(actual[name], "\(name) missing from the stack grid")
+      #expect(abs(value - other) < 1e-9, "\(name): \(other), not \(value)")
+      compared += 1
+    }
+    #expect(compared >= grid.viewCount * 4)
+    // The same number of constraints per container: 4 per child either way.
+    let gridCount = grid.root.layoutEngine!.solverStatistics.constraints
+    let stackCount = stacks.root.layoutEngine!.solverStatistics.constraints
+    #expect(stackCount == gridCount)
+  }
+
+  @Test(
+    "Stack grid: hiding a tenth of the arranged views collapses them",
+    arguments: SolverKind.allCases)
+  func stackGridHiding(solver: SolverKind) throws {
+    let scene = try Scene(.stackGrid, views: 84, solver: solver)
+    scene.root.layoutIfNeeded()
+    let before = scene.directValues()
+    scene.perform(.hideUnhide)
+    scene.root.layoutIfNeeded()
+    var hidden: [View] = []
+    scene.root.visitSubtree { if $0.isHidden { hidden.append($0) } }
+    #expect(hidden.count >= 6)
+    for view in hidden {
+      let stack = try #require(view.superview as? StackView)
+      let size = stack.axis == .horizontal ? view.frame.width : view.frame.height
+      #expect(size == 0, "\(scene.name(of: view) ?? "?") is \(size) long")
+    }
+    #expect(scene.root.layoutEngine!.conflicts.isEmpty)
+    scene.perform(.hideUnhide)
+    scene.root.layoutIfNeeded()
+    let after = scene.directValues()
+    for (name, value) in before where !name.contains(".margins.") {
+      #expect(abs((after[name] ?? .nan) - value) < 1e-9, "\(name)")
+    }
+  }
+
   @Test("Determinism: the same arguments export the same bytes; another seed differs")
   func determinism() throws {
     for (kind, variant) in smallScenes {
@@ -71,7 +119,7 @@ struct SceneTests {
       let second = try Scene(kind, views: 30, seed: 7, variant: variant).exportFile().text()
       #expect(first == second, "\(kind)")
       let other = try Scene(kind, views: 30, seed: 8, variant: variant).exportFile().text()
-      if kind != .nestedGrid && kind != .chain {
+      if kind != .nestedGrid && kind != .stackGrid && kind != .chain {
         #expect(first != other, "\(kind) ignores its seed")
       }
     }
