@@ -25,6 +25,14 @@ extension View {
     applySizeClassVariations()
   }
 
+  /// Deactivates `constraints` and forgets their size-class installation (they were added with
+  /// ``addConstraints(_:installation:)`` on this view).
+  public func removeSizeClassConstraints(_ constraints: [LayoutConstraint]) {
+    LayoutConstraint.deactivate(constraints)
+    let removed = Set(constraints.lazy.map(ObjectIdentifier.init))
+    sizeClassConstraints.removeAll { removed.contains(ObjectIdentifier($0.constraint)) }
+  }
+
   /// Adds `view` as a subview installed only in the size classes `installation` says; in the
   /// others it is not in the tree, and neither are the constraints that refer to it.
   public func addSubview(_ view: View, installation: SizeClassInstallation) {

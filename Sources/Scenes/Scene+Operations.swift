@@ -60,12 +60,8 @@ extension Scene {
 
   private func switchSizeClass() {
     isCompactRegular.toggle()
-    inBatch {
-      let off = rows.flatMap { isCompactRegular ? $0.anyAny : $0.compactRegular }
-      let on = rows.flatMap { isCompactRegular ? $0.compactRegular : $0.anyAny }
-      LayoutConstraint.deactivate(off)
-      LayoutConstraint.activate(on)
-    }
+    // Portrait ↔ landscape traits: the root swaps the sets in one batch.
+    root.traitCollection = isCompactRegular ? .compactRegular : .compactCompact
   }
 
   /// Removes row `index` (its constraints go with it, and the next row's link to it) and adds it
@@ -86,19 +82,24 @@ extension Scene {
         rows[index + 1].link = next
         constraints += next
       }
+      LayoutConstraint.activate(constraints)
       if kind == .sizeClassButtons {
+        root.removeSizeClassConstraints(rows[index].anyAny + rows[index].compactRegular)
         let (anyAny, compact) = sizeClassConstraints(index)
         rows[index].anyAny = anyAny
         rows[index].compactRegular = compact
-        constraints += isCompactRegular ? compact : anyAny
+        root.addConstraints(anyAny, installation: .except(.compactRegular))
+        root.addConstraints(compact, installation: .only(.compactRegular))
       }
-      LayoutConstraint.activate(constraints)
     }
   }
 
   /// Removes every row.
   private func teardown() {
     inBatch {
+      if kind == .sizeClassButtons {
+        root.removeSizeClassConstraints(rows.flatMap { $0.anyAny + $0.compactRegular })
+      }
       for row in rows {
         for view in row.views { view.removeFromSuperview() }
         for guide in row.guides { root.removeLayoutGuide(guide) }

@@ -117,6 +117,7 @@ public final class Scene {
       default: perRow = 1
       }
       let count = max(1, (requestedViews + perRow / 2) / perRow)
+      if kind == .sizeClassButtons { root.traitCollection = .compactCompact }
       for index in 0..<count {
         rows.append(makeRow(index))
         let (own, link) = rowConstraints(index)
@@ -127,11 +128,15 @@ public final class Scene {
           let (anyAny, compact) = sizeClassConstraints(index)
           rows[index].anyAny = anyAny
           rows[index].compactRegular = compact
-          constraints += anyAny
         }
       }
     }
     LayoutConstraint.activate(constraints)
+    if kind == .sizeClassButtons {
+      // Interface Builder's two sets, installed by the root's traits (Compact-Compact: Any-Any).
+      root.addConstraints(rows.flatMap(\.anyAny), installation: .except(.compactRegular))
+      root.addConstraints(rows.flatMap(\.compactRegular), installation: .only(.compactRegular))
+    }
     pickDeepConstraint()
   }
 

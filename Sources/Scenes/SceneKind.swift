@@ -24,7 +24,7 @@ public enum SceneKind: String, CaseIterable, Sendable, CustomStringConvertible {
     case .equalSpacing:
       "Two Buttons with Equal Spacing a row; variant spacer-views (three dummy views) or layout-guides (three guides, so 2 of every 5 requested views are views)"
     case .sizeClassButtons:
-      "Two Buttons with Size Class-Based Layouts: both constraint sets made, the Any-Any set active; size-class-switch swaps them"
+      "Two Buttons with Size Class-Based Layouts: both constraint sets installed per size class (Any-Any, Compact-Regular); size-class-switch changes the root's traits"
     case .nestedGrid:
       "Containers of containers, 4 children each (breadth first), alternating rows and columns with margins and standard spacing; equal widths and heights"
     case .stackGrid:
