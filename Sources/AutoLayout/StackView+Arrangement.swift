@@ -223,25 +223,16 @@ extension StackView {
     if aligned == across.center {
       add(canvas, across.center, .equal, first, across.center, "UISV-canvas-connection")
     }
+    // Each view inside the spanner; on the aligned edge, held there at 999.5.
+    func boundary(_ view: View, _ edge: LayoutAttribute, outward: LayoutRelation) {
+      let isAligned = aligned == edge
+      add(
+        spanner, edge, isAligned ? .equal : outward, view, edge,
+        priority: isAligned ? 999.5 : .required, "UISV-spanning-boundary")
+    }
     for view in visible {
-      if aligned == across.leading {
-        add(
-          spanner, across.leading, .equal, view, across.leading, priority: 999.5,
-          "UISV-spanning-boundary")
-      } else {
-        add(
-          spanner, across.leading, .lessThanOrEqual, view, across.leading,
-          "UISV-spanning-boundary")
-      }
-      if aligned == across.trailing {
-        add(
-          spanner, across.trailing, .equal, view, across.trailing, priority: 999.5,
-          "UISV-spanning-boundary")
-      } else {
-        add(
-          spanner, across.trailing, .greaterThanOrEqual, view, across.trailing,
-          "UISV-spanning-boundary")
-      }
+      boundary(view, across.leading, outward: .lessThanOrEqual)
+      boundary(view, across.trailing, outward: .greaterThanOrEqual)
     }
     add(spanner, across.size, .equal, nil, .notAnAttribute, priority: 51, "UISV-spanning-fit")
     for view in visible {
