@@ -39,8 +39,15 @@ let package = Package(
       providers: [.apt(["libjemalloc-dev"])]
     ),
 
-    // Measurement: clocks, allocator statistics, reports.
-    .target(name: "Harness", dependencies: ["CJemalloc", "Scenes", "AutoLayout", "Cassowary"]),
+    // Callgrind's client requests (start and stop instrumentation, dump counters) as static
+    // inline C functions; no-ops when valgrind's headers are not installed.
+    .systemLibrary(name: "CCallgrind", providers: [.apt(["valgrind"])]),
+
+    // Measurement: clocks, allocator statistics, instruction counts, reports.
+    .target(
+      name: "Harness",
+      dependencies: ["CCallgrind", "CJemalloc", "Scenes", "AutoLayout", "Cassowary"]
+    ),
 
     // The `bench` command-line tool.
     .executableTarget(
@@ -48,6 +55,7 @@ let package = Package(
       dependencies: [
         "AutoLayout",
         "Cassowary",
+        "CCallgrind",
         "Harness",
         "Scenes",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),

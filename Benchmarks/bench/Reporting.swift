@@ -94,7 +94,8 @@ final class ProgressReporter {
 }
 
 /// The log-log slope of median time against views for each (scene, variant, solver, mode,
-/// phase) measured at two sizes or more.
+/// phase) measured at two sizes or more; of instructions instead in a `--callgrind` run, whose
+/// rows have no times.
 struct ScalingTable {
   struct Entry {
     var scene, variant, solver, mode, phase: String
@@ -103,11 +104,18 @@ struct ScalingTable {
   }
 
   var entries: [Entry] = []
+  /// What the slopes are of: `median time` or `instructions`.
+  var metric = "median time"
 
   init(_ rows: [ResultRow]) {
+    let counted = rows.contains { $0.instructions != nil }
+    if counted { metric = "instructions" }
+    let figure = { (row: ResultRow) -> Double in
+      Double(counted ? row.instructions ?? 0 : row.medianNanoseconds)
+    }
     var groups: [String: [ResultRow]] = [:]
     var order: [String] = []
-    for row in rows where row.status == "ok" && row.medianNanoseconds > 0 {
+    for row in rows where row.status == "ok" && figure(row) > 0 {
       let key = "\(row.scene)|\(row.variant)|\(row.solver)|\(row.mode)|\(row.phase)"
       if groups[key] == nil { order.append(key) }
       groups[key, default: []].append(row)
@@ -115,8 +123,7 @@ struct ScalingTable {
     for key in order {
       let group = groups[key]!.sorted { $0.views < $1.views }
       guard group.count >= 2,
-        let slope = logLogSlope(
-          group.map { (x: Double($0.views), y: Double($0.medianNanoseconds)) })
+        let slope = logLogSlope(group.map { (x: Double($0.views), y: figure($0)) })
       else { continue }
       let first = group[0]
       entries.append(
@@ -143,7 +150,7 @@ struct ScalingTable {
   var markdown: String {
     guard !entries.isEmpty else { return "" }
     var lines = [
-      "", "Scaling (log-log slope of median time against views; 1.0 is linear):", "",
+      "", "Scaling (log-log slope of \(metric) against views; 1.0 is linear):", "",
       "| scene | solver | mode | phase | sizes | slope |", "| --- | --- | --- | --- | --- | ---: |",
     ]
     for entry in entries {
@@ -175,8 +182,10 @@ func humanBytes(_ bytes: UInt64?) -> String {
   return "\(bytes) B"
 }
 
-/// The rows as a Markdown table: median (min–max) time, memory, status.
+/// The rows as a Markdown table: median (min–max) time, memory, status; instructions instead of
+/// times in a `--callgrind` run.
 func markdownTable(_ rows: [ResultRow]) -> String {
+  if rows.contains(where: { $0.instructions != nil }) { return instructionTable(rows) }
   var lines = [
     "| scene | views | solver | mode | phase | median | min | max | reps | allocated | peak | status |",
     "| --- | ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
@@ -190,6 +199,34 @@ func markdownTable(_ rows: [ResultRow]) -> String {
         + "\(humanTime(row.maximumNanoseconds)) | \(row.repetitions)" : " |  |  | "
     lines.append(
       "| \(scene) | \(row.views) | \(row.solver) | \(row.mode) | \(row.phase) | \(timing) | "
+        + "\(humanBytes(row.allocatedBytes)) | \(humanBytes(row.peakBytes)) | \(status) |")
+  }
+  return lines.joined(separator: "\n")
+}
+
+/// A count with its digits in groups of three: 1,234,567.
+func groupedDigits(_ value: UInt64) -> String {
+  var digits = String(value)
+  var index = digits.endIndex
+  while digits.distance(from: digits.startIndex, to: index) > 3 {
+    index = digits.index(index, offsetBy: -3)
+    digits.insert(",", at: index)
+  }
+  return digits
+}
+
+/// The rows of a `--callgrind` run as a Markdown table: instructions, memory, status.
+func instructionTable(_ rows: [ResultRow]) -> String {
+  var lines = [
+    "| scene | views | solver | mode | phase | instructions | allocated | peak | status |",
+    "| --- | ---: | --- | --- | --- | ---: | ---: | ---: | --- |",
+  ]
+  for row in rows {
+    let scene = row.variant == "standard" ? row.scene : "\(row.scene)/\(row.variant)"
+    let status = row.status == "ok" ? "ok" : "\(row.status): \(row.note)"
+    let instructions = row.instructions.map(groupedDigits) ?? ""
+    lines.append(
+      "| \(scene) | \(row.views) | \(row.solver) | \(row.mode) | \(row.phase) | \(instructions) | "
         + "\(humanBytes(row.allocatedBytes)) | \(humanBytes(row.peakBytes)) | \(status) |")
   }
   return lines.joined(separator: "\n")

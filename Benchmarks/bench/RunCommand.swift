@@ -17,6 +17,14 @@ struct Run: ParsableCommand {
       allocations, bytes allocated, bytes retained and the peak from jemalloc; a checksum of \
       every frame. Rows go to --output through a .partial file renamed when the run completes \
       (Ctrl-C keeps the rows measured so far in the .partial file).
+
+      --callgrind runs the matrix again under valgrind's callgrind, with instrumentation on only \
+      inside each phase, and fills the instructions column: the instructions of one measured \
+      repetition per cell, a figure that repeats exactly where times are noisy. Its rows have \
+      no times (valgrind's are not comparable) and one repetition; --cell-budget is multiplied by \
+      50 (valgrind's slowdown); the dump files stay in .build/callgrind/RUN-ID/ for \
+      callgrind_annotate. Needs valgrind (apt-get install -y \
+      valgrind) installed when bench is built and run.
       """)
 
   @Option(help: "Scene kinds, comma-separated; KIND or KIND/VARIANT (see `bench scenes`).")
@@ -49,6 +57,12 @@ struct Run: ParsableCommand {
   var format = "markdown"
   @Flag(help: "No progress lines.")
   var quiet = false
+  @Flag(help: "Count each phase's instructions under valgrind's callgrind (no times).")
+  var callgrind = false
+  /// Set by a `--callgrind` run on the process it starts under valgrind: where that process
+  /// writes its rows, whose instructions the parent then fills in from the dump files.
+  @Option(name: .customLong("callgrind-rows"), help: .hidden)
+  var callgrindRows: String?
 
   mutating func run() throws {
     ensureDeterministicHashing()
@@ -64,6 +78,46 @@ struct Run: ParsableCommand {
       throw ExitCode(64)
     }
     let context = RunContext.current()
+    let rows: [ResultRow]
+    switch (callgrind, callgrindRows) {
+    case (false, nil):
+      rows = try measure(configuration, context, output: output)
+    case (true, nil):
+      rows = try CallgrindRun(context: context, output: output).run()
+    case (true, let path?):
+      // The process a --callgrind run starts under valgrind.
+      guard Callgrind.isRunning else {
+        printError("bench run: --callgrind-rows is for the process bench starts under valgrind")
+        throw ExitCode(64)
+      }
+      configuration.countsInstructions = true
+      configuration.repetitions = 1
+      configuration.minimumTime = 0
+      // Everything runs several times slower under valgrind (even uninstrumented): the budget
+      // that skips a slow group grows to match, so the same groups run as natively.
+      configuration.cellBudget *= CallgrindRun.slowdown
+      _ = try measure(configuration, context, output: path)
+      return
+    case (false, _?):
+      printError("bench run: --callgrind-rows needs --callgrind")
+      throw ExitCode(64)
+    }
+    let slopes = ScalingTable(rows)
+    try writeAtomically(slopes.csv, to: ScalingTable.path(forResults: output))
+    switch format {
+    case "csv": print(ResultsFile.text(rows), terminator: "")
+    case "json": print(jsonText(rows))
+    default:
+      print(markdownTable(rows))
+      print(slopes.markdown)
+    }
+    printError("wrote \(output) (\(rows.count) rows) and \(ScalingTable.path(forResults: output))")
+  }
+
+  /// Runs the matrix in this process, writing rows to `output` as they come.
+  private func measure(
+    _ configuration: BenchmarkConfiguration, _ context: RunContext, output: String
+  ) throws -> [ResultRow] {
     let writer = try ResultsWriter(path: output)
     ResultsWriter.installInterruptHandler(writer)
     let progress = ProgressReporter(quiet: quiet)
@@ -76,16 +130,7 @@ struct Run: ParsableCommand {
       progress: { progress.report($0, $1, $2) })
     progress.finish()
     try writer.commit()
-    let slopes = ScalingTable(rows)
-    try writeAtomically(slopes.csv, to: ScalingTable.path(forResults: output))
-    switch format {
-    case "csv": print(ResultsFile.text(rows), terminator: "")
-    case "json": print(jsonText(rows))
-    default:
-      print(markdownTable(rows))
-      print(slopes.markdown)
-    }
-    printError("wrote \(output) (\(rows.count) rows) and \(ScalingTable.path(forResults: output))")
+    return rows
   }
 
   struct UsageError: Error { var message: String }

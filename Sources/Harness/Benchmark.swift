@@ -74,6 +74,12 @@ public struct BenchmarkConfiguration: Sendable {
   public var cellBudget = 20.0
   /// The dense solver's memory budget, in bytes.
   public var denseMemoryBudget = 2 << 30
+  /// Count instructions with callgrind (the process must run under `valgrind --tool=callgrind
+  /// --instr-atstart=no`): the first measured repetition of each cell runs with instrumentation
+  /// on around the phase's body only, and its counters are dumped under the cell's label
+  /// (``Callgrind/label(forCell:)``). Its rows report one repetition and no times, since
+  /// times under valgrind are not comparable with anything.
+  public var countsInstructions = false
 
   /// The default matrix: the main scene kinds at 100, 1,000 and 10,000 views, both solvers,
   /// both modes, every phase that applies.

@@ -95,18 +95,29 @@ public struct BenchmarkRunner {
     var checksums: [Phase: String] = [:]
     var errors: [Phase: String] = [:]
     var statistics = (variables: 0, constraints: 0)
+    // The callgrind label of a cell, when this run counts instructions.
+    let label = { (phase: Phase) -> String? in
+      guard configuration.countsInstructions else { return nil }
+      return Callgrind.label(forCell: baseRow(kind, variant, size, solver, mode, phase).key)
+    }
     let groupStart = monotonicNanoseconds()
     var iteration = 0
     var oneShotSeconds = 0.0
     // One-shot phases repeat on fresh scenes; the steady phases run on the first one.
     repeat {
       let measured = iteration >= configuration.warmup || mode == .full
+      // Instructions are counted in the first measured pass.
+      let counted = measured && samples[.build] == nil
       var oneShot: UInt64 = 0
       var meter = AllocationMeter()
       var start = monotonicNanoseconds()
       guard
-        let scene = try? Scene(
-          kind, views: size, seed: configuration.seed, variant: variant, solver: solver)
+        let scene = instrumented(
+          counted ? label(.build) : nil,
+          {
+            try? Scene(
+              kind, views: size, seed: configuration.seed, variant: variant, solver: solver)
+          })
       else { return }
       var elapsed = monotonicNanoseconds() - start
       oneShot += elapsed
@@ -114,7 +125,7 @@ public struct BenchmarkRunner {
       if measured { record(.build, elapsed, delta, scene, &samples, &figures, &checksums) }
       meter = AllocationMeter()
       start = monotonicNanoseconds()
-      scene.root.layoutIfNeeded()
+      instrumented(counted ? label(.firstSolve) : nil) { scene.root.layoutIfNeeded() }
       elapsed = monotonicNanoseconds() - start
       oneShot += elapsed
       delta = meter.stop()
@@ -131,13 +142,16 @@ public struct BenchmarkRunner {
           )
         }
         for phase in phases where !phase.isOneShot {
-          measureSteady(phase, scene, mode, &samples, &figures, &checksums, &errors)
+          measureSteady(
+            phase, scene, mode, label(phase), &samples, &figures, &checksums, &errors)
         }
       }
       meter = AllocationMeter()
       start = monotonicNanoseconds()
-      scene.perform(.teardown)
-      scene.root.layoutIfNeeded()
+      instrumented(counted ? label(.teardown) : nil) {
+        scene.perform(.teardown)
+        scene.root.layoutIfNeeded()
+      }
       elapsed = monotonicNanoseconds() - start
       oneShot += elapsed
       delta = meter.stop()
@@ -183,8 +197,26 @@ public struct BenchmarkRunner {
         row.retainedBytes = retained
       }
       row.checksum = checksums[phase] ?? ""
+      if configuration.countsInstructions {
+        row.repetitions = 1
+        row.medianNanoseconds = 0
+        row.minimumNanoseconds = 0
+        row.p90Nanoseconds = 0
+        row.maximumNanoseconds = 0
+        row.note = "callgrind: instructions of one repetition; times not measured"
+      }
       emit(row)
     }
+  }
+
+  /// Runs `body`; with a callgrind label, with instrumentation on around it and its counters
+  /// dumped under the label (``Callgrind/measure(_:_:)``).
+  @inline(__always)
+  private func instrumented<Result>(
+    _ label: String?, _ body: () throws -> Result
+  ) rethrows -> Result {
+    guard let label else { return try body() }
+    return try Callgrind.measure(label, body)
   }
 
   /// Why a group should not run: the dense tableau would pass its memory budget, or the group
@@ -226,7 +258,8 @@ public struct BenchmarkRunner {
 
   /// Repeats one steady-state phase on `scene`.
   private func measureSteady(
-    _ phase: Phase, _ scene: Scene, _ mode: Mode, _ samples: inout [Phase: [UInt64]],
+    _ phase: Phase, _ scene: Scene, _ mode: Mode, _ label: String?,
+    _ samples: inout [Phase: [UInt64]],
     _ figures: inout [Phase: (AllocationDelta, UInt64)], _ checksums: inout [Phase: String],
     _ errors: inout [Phase: String]
   ) {
@@ -239,7 +272,8 @@ public struct BenchmarkRunner {
       let meter = AllocationMeter()
       let before = monotonicNanoseconds()
       do {
-        try step(phase, scene, mode)
+        // Instructions are counted in the first measured repetition.
+        try instrumented(count == warmup ? label : nil) { try step(phase, scene, mode) }
       } catch {
         errors[phase] = "\(error)"
         return

@@ -1,0 +1,135 @@
+import ArgumentParser
+import CCallgrind
+import Foundation
+import Harness
+
+/// `bench run --callgrind`: runs this same command again under
+/// `valgrind --tool=callgrind --instr-atstart=no`, where the runner switches instrumentation on
+/// only around each cell's phase and dumps its counters under the cell's label; then reads the
+/// dump files and fills the `instructions` column of the rows the child wrote.
+struct CallgrindRun {
+  var context: RunContext
+  /// Where the finished rows go.
+  var output: String
+
+  /// valgrind's options: no instrumentation until the runner asks for it (so building scenes
+  /// and warm-ups run several times faster than instrumented), one file per dump, no messages but
+  /// errors.
+  static let valgrindOptions = ["-q", "--tool=callgrind", "--instr-atstart=no"]
+
+  /// How much longer a group takes under callgrind than natively, about: the child multiplies
+  /// the cell budget (`--cell-budget`) by it.
+  static let slowdown = 50.0
+
+  /// jemalloc options for the child: no time-based purging of unused pages. jemalloc purges when
+  /// enough wall-clock time has passed, so with purging on, when a phase's frees run the purge
+  /// code depends on the clock, and the same cell's count moved by up to 0.03% between runs;
+  /// without it, counts repeat exactly. (Bytes allocated and retained are not affected.)
+  static let jemallocOptions = "dirty_decay_ms:-1,muzzy_decay_ms:-1"
+
+  /// Runs the child and returns its rows with their instruction counts; they are also written
+  /// to `output`.
+  func run() throws -> [ResultRow] {
+    guard Callgrind.isSupported else {
+      printError(
+        "bench run: --callgrind needs valgrind's headers (<valgrind/callgrind.h>) when bench is "
+          + "built, and this bench was built without them: apt-get install -y valgrind, then "
+          + "rebuild (rm -rf .build/*/*/CCallgrind.build; swift build -c release --product bench)")
+      throw ExitCode(2)
+    }
+    guard let valgrind = Self.executable(named: "valgrind") else {
+      printError(
+        "bench run: --callgrind needs valgrind, which is not on the PATH: "
+          + "apt-get install -y valgrind")
+      throw ExitCode(2)
+    }
+    let directory = ".build/callgrind/\(context.runID)"
+    try FileManager.default.createDirectory(
+      atPath: directory, withIntermediateDirectories: true)
+    let childRows = "\(directory)/rows.csv"
+
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: valgrind)
+    process.arguments =
+      Self.valgrindOptions + ["--callgrind-out-file=\(directory)/callgrind.%p"]
+      + [Self.currentExecutable()] + CommandLine.arguments.dropFirst()
+      + ["--callgrind-rows", childRows]
+    var environment = ProcessInfo.processInfo.environment
+    environment["MALLOC_CONF"] = [environment["MALLOC_CONF"], Self.jemallocOptions]
+      .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ",")
+    process.environment = environment
+    Self.disableAddressRandomization()
+    // The child's tables are not wanted; its progress lines (standard error) are.
+    process.standardOutput = FileHandle.nullDevice
+    printError("bench run: measuring under callgrind; dump files in \(directory)/")
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+      printError(
+        "bench run: the run under callgrind failed (status \(process.terminationStatus)); "
+          + "its files are in \(directory)/")
+      throw ExitCode(1)
+    }
+
+    var rows = try ResultsFile.rows(String(contentsOfFile: childRows, encoding: .utf8))
+    let dumps = try FileManager.default.contentsOfDirectory(atPath: directory)
+      .filter { $0.hasPrefix("callgrind.") }
+      .sorted { Self.dumpOrder($0) < Self.dumpOrder($1) }
+      .map { try String(contentsOfFile: "\(directory)/\($0)", encoding: .utf8) }
+    let counts: [String: UInt64]
+    do {
+      counts = try CallgrindDump.instructionsByCell(dumps)
+    } catch {
+      printError("bench run: unreadable callgrind dump in \(directory)/: \(error)")
+      throw ExitCode(1)
+    }
+    var missing: [String] = []
+    for index in rows.indices where rows[index].status == "ok" {
+      rows[index].instructions = counts[rows[index].key]
+      if rows[index].instructions == nil { missing.append(rows[index].key) }
+    }
+
+    let writer = try ResultsWriter(path: output)
+    for row in rows { writer.append(row) }
+    try writer.commit()
+    guard missing.isEmpty else {
+      printError(
+        "bench run: no callgrind dump for \(missing.count) measured cells (\(missing[0]), …) "
+          + "in \(directory)/")
+      throw ExitCode(1)
+    }
+    return rows
+  }
+
+  /// A dump file's place in the run: callgrind names them `callgrind.PID.N` in the order it
+  /// wrote them (and `callgrind.PID` for the final one at exit, which sorts first and is of no
+  /// cell).
+  static func dumpOrder(_ name: String) -> Int {
+    name.split(separator: ".").dropFirst(2).first.flatMap { Int($0) } ?? 0
+  }
+
+  /// Turns address-space randomization off for the processes this one starts, as `setarch -R`
+  /// does: phases that remove views hash object addresses (sets of `ObjectIdentifier`), so their
+  /// probe counts, and instructions, depend on where objects land. It makes such counts repeat
+  /// more often; they can still move by a few dozen instructions in millions (under 0.001%).
+  /// Where the kernel refuses, runs go on randomized.
+  static func disableAddressRandomization() {
+    _ = lb_disable_address_randomization()
+  }
+
+  /// The path of this executable, for valgrind to run it.
+  static func currentExecutable() -> String {
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+      ?? CommandLine.arguments[0]
+  }
+
+  /// The first executable file of that name on the PATH.
+  static func executable(named name: String) -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    for directory in path.split(separator: ":") {
+      let candidate = "\(directory)/\(name)"
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+  }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import Harness
+import Testing
+
+@Suite("Callgrind dumps")
+struct CallgrindDumpTests {
+  /// A dump as callgrind 3.19 writes it for `CALLGRIND_DUMP_STATS_AT(label)`, shortened, with a
+  /// second event and a function name holding colons.
+  static func dump(label: String, instructions: UInt64, totals: Bool = true) -> String {
+    """
+    # callgrind format
+    version: 1
+    creator: callgrind-3.19.0
+    pid: 9892
+    cmd:  /repo/.build/release/bench run --callgrind --scenes flat
+    part: 5
+
+
+    desc: I1 cache:
+    desc: D1 cache:
+    desc: LL cache:
+
+    desc: Timerange: Basic block 81566 - 130488
+    desc: Trigger: Client Request: \(label)
+
+    positions: line
+    events: Ir Dr
+    summary: \(totals ? 0 : instructions) 7
+
+    ob=(12) /usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
+    fl=(1) ???
+    fn=(3) Foo::bar(int)
+    +1 351 2
+    +2 351
+    calls=2 0
+    0 1000
+
+    """ + (totals ? "totals: \(instructions) 7\n" : "")
+  }
+
+  @Test func readsTheTriggerEventsAndTotals() throws {
+    let label = Callgrind.label(forCell: "flat/standard/50/sparse/incremental/resize")
+    let dump = try CallgrindDump(text: Self.dump(label: label, instructions: 67_933))
+    #expect(dump.trigger == "Client Request: \(label)")
+    #expect(dump.label == label)
+    #expect(dump.events == ["Ir", "Dr"])
+    #expect(dump.totals == [67_933, 7])
+    #expect(dump.instructions == 67_933)
+  }
+
+  @Test func fallsBackOnTheSummaryLine() throws {
+    let dump = try CallgrindDump(text: Self.dump(label: "x", instructions: 42, totals: false))
+    #expect(dump.instructions == 42)
+  }
+
+  @Test func theFinalDumpHasNoLabel() throws {
+    let text = """
+      version: 1
+      desc: Trigger: Program termination
+      events: Ir
+      summary: 0
+      totals: 0
+      """
+    let dump = try CallgrindDump(text: text)
+    #expect(dump.label == nil)
+    #expect(dump.instructions == 0)
+  }
+
+  @Test func rejectsFilesThatAreNotDumps() {
+    #expect(throws: CallgrindDumpError.self) { try CallgrindDump(text: "") }
+    #expect(throws: CallgrindDumpError.self) {
+      try CallgrindDump(text: "events: Ir\nfn=(1) main\n")
+    }
+    #expect(throws: CallgrindDumpError.self) {
+      try CallgrindDump(text: "events: Ir\ntotals: 12x\n")
+    }
+  }
+
+  @Test func labelsNameCells() {
+    var row = ResultRow()
+    row.scene = "equal-spacing"
+    row.variant = "layout-guides"
+    row.views = 100
+    row.solver = "dense"
+    row.mode = "full"
+    row.phase = "constant-change"
+    let label = Callgrind.label(forCell: row.key)
+    #expect(label == "layoutbench cell equal-spacing/layout-guides/100/dense/full/constant-change")
+    #expect(Callgrind.cell(fromLabel: label) == row.key)
+    #expect(Callgrind.cell(fromLabel: "Program termination") == nil)
+    #expect(Callgrind.cell(fromLabel: "some other label") == nil)
+  }
+
+  @Test func countsByCell() throws {
+    let resize = "flat/standard/50/sparse/incremental/resize"
+    let build = "flat/standard/50/sparse/incremental/build"
+    let counts = try CallgrindDump.instructionsByCell([
+      "desc: Trigger: Program termination\nevents: Ir\ntotals: 0\n",
+      Self.dump(label: Callgrind.label(forCell: resize), instructions: 67_933),
+      Self.dump(label: Callgrind.label(forCell: build), instructions: 3_197_762),
+      Self.dump(label: "not a cell", instructions: 5),
+      // A second dump of a cell does not replace the first.
+      Self.dump(label: Callgrind.label(forCell: resize), instructions: 1),
+    ])
+    #expect(counts == [resize: 67_933, build: 3_197_762])
+  }
+}
+
+/// `bench run --callgrind` end to end, on a tiny scene: needs valgrind on the PATH, a build made
+/// with valgrind's headers, and the `bench` executable beside the test bundle.
+@Suite("bench run --callgrind", .serialized)
+struct CallgrindRunTests {
+  /// The `bench` built with these tests (`swift build --build-tests` builds every product).
+  static let bench: URL? = {
+    guard let tests = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+    else { return nil }
+    let bench = URL(fileURLWithPath: tests).deletingLastPathComponent().appending(path: "bench")
+    return FileManager.default.isExecutableFile(atPath: bench.path) ? bench : nil
+  }()
+
+  static let hasValgrind = (ProcessInfo.processInfo.environment["PATH"] ?? "")
+    .split(separator: ":").contains {
+      FileManager.default.isExecutableFile(atPath: "\($0)/valgrind")
+    }
+
+  static let isRunnable = hasValgrind && Callgrind.isSupported && bench != nil
+
+  /// The rows of one run of a tiny cell, in a scratch directory.
+  func run(_ bench: URL, in directory: URL, name: String) throws -> [ResultRow] {
+    let process = Process()
+    process.executableURL = bench
+    process.currentDirectoryURL = directory
+    process.arguments = [
+      "run", "--callgrind", "--scenes", "flat", "--sizes", "20", "--solvers", "sparse",
+      "--modes", "incremental", "--phases", "build,resize", "--quiet", "--format", "csv",
+      "--output", "\(name).csv",
+    ]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    let text = try String(
+      contentsOf: directory.appending(path: "\(name).csv"), encoding: .utf8)
+    return try ResultsFile.rows(text)
+  }
+
+  @Test(
+    .enabled(
+      if: isRunnable,
+      "needs valgrind on the PATH (apt-get install -y valgrind) when built and run, and bench"),
+    .timeLimit(.minutes(3)))
+  func aTinyCellGetsACountThatRepeats() throws {
+    let bench = try #require(Self.bench)
+    let directory = FileManager.default.temporaryDirectory
+      .appending(path: "layoutbench-callgrind-\(getpid())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let first = try run(bench, in: directory, name: "first")
+    let second = try run(bench, in: directory, name: "second")
+    #expect(first.map(\.phase) == ["build", "resize"])
+    for row in first {
+      #expect(row.status == "ok")
+      #expect(row.repetitions == 1 && row.medianNanoseconds == 0)
+      #expect((row.instructions ?? 0) > 0, "\(row.key) has no instruction count")
+    }
+    #expect(first.map(\.instructions) == second.map(\.instructions))
+  }
+}
