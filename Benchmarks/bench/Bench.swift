@@ -12,8 +12,8 @@ struct Bench: ParsableCommand {
       solver and the dense baseline, and reports time, allocations and memory per phase.
       """,
     subcommands: [
-      Run.self, Compare.self, Plot.self, ListScenes.self, Export.self, Solve.self, SolverProbe.self,
-      Environment.self,
+      Run.self, Compare.self, Plot.self, Stress.self, ListScenes.self, Export.self, Solve.self,
+      SolverProbe.self, Environment.self,
     ],
     defaultSubcommand: Run.self
   )

@@ -82,9 +82,10 @@ public final class LayoutEngine {
   /// optional level (a content-size constraint is never a hard row).
   static let strongestOptional = LayoutPriority(Float(1000).nextDown)
 
-  init(solverKind: SolverKind) {
+  /// An engine that drives `solver` (a new one of `solverKind` when `nil`).
+  init(solverKind: SolverKind, solver: (any LayoutSolver)? = nil) {
     self.solverKind = solverKind
-    self.solver = solverKind.makeSolver()
+    self.solver = solver ?? solverKind.makeSolver()
   }
 
   /// Figures about the solver's tableau.
@@ -473,6 +474,15 @@ extension LayoutEngine {
 
   /// The solver's current value of `variable`.
   public func value(of variable: Variable) -> Double { solver.value(of: variable) }
+
+  /// The value of every variable (indexed by id, up to ``solverVariableCapacity``) after a copy
+  /// of the solver is rebuilt and solved from scratch: what the incremental path should have
+  /// given, for cross-checks (`bench stress`). The engine's own solver is left as it is.
+  public func valuesSolvedFromScratch() throws(SolverError) -> [Double] {
+    var copy = solver
+    try copy.solveFromScratch()
+    return (0..<solverVariableCapacity).map { copy.value(of: Variable($0)) }
+  }
 }
 
 extension LayoutConstraint {

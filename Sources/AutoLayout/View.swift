@@ -1,3 +1,5 @@
+import Cassowary
+
 /// A rectangle in a tree of views, laid out by constraints: the model of UIKit's `UIView`.
 ///
 /// A view made in code translates its frame and autoresizing mask into constraints
@@ -354,16 +356,31 @@ open class View: LayoutItem {
   /// constraint to a new engine of that kind.
   public var preferredSolver: SolverKind = .sparse {
     didSet {
-      guard preferredSolver != oldValue, superview == nil, let engine = engineStorage else {
-        return
-      }
-      uninstallSubtree(from: engine)
-      engineStorage = nil
-      hasUninstalledConstraints = true
-      visitSubtree { $0.markSystemConstraintsDirty() }
-      _ = ensureEngine()
-      setNeedsLayout()
+      guard preferredSolver != oldValue, superview == nil, engineStorage != nil else { return }
+      moveConstraints(to: LayoutEngine(solverKind: preferredSolver))
     }
+  }
+
+  /// Moves every constraint of this root's tree into a new engine that drives `solver`, which
+  /// must be empty: for solvers other than the two built in, and for tests that inject a solver
+  /// double (`bench stress` proves it catches a corrupted one this way). ``preferredSolver`` is
+  /// unchanged and names the engine's kind.
+  public func replaceSolver(with solver: any LayoutSolver) {
+    precondition(superview == nil, "only a root view has an engine")
+    precondition(solver.statistics.constraints == 0, "the new solver must be empty")
+    moveConstraints(to: LayoutEngine(solverKind: preferredSolver, solver: solver))
+  }
+
+  /// Takes every constraint out of this root's engine (if any) and installs them in `engine`.
+  private func moveConstraints(to engine: LayoutEngine) {
+    if let old = engineStorage { uninstallSubtree(from: old) }
+    engineStorage = nil
+    hasUninstalledConstraints = true
+    visitSubtree { $0.markSystemConstraintsDirty() }
+    engineStorage = engine
+    hasUninstalledConstraints = false
+    installUninstalled(in: self, engine: engine)
+    setNeedsLayout()
   }
 
   /// Calls `body` with every item of the subtree (views and their guides) and each active

@@ -1,0 +1,134 @@
+import ArgumentParser
+import AutoLayout
+import Foundation
+import Harness
+import Scenes
+
+/// `bench stress`: a soak of random operations on one scene, checking the solution after every
+/// step (see ``StressRunner``).
+struct Stress: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Soak a scene with random operations, checking every solution.",
+    discussion: """
+      Random operations drawn from --seed (the scene's own operations, root resizes, extra \
+      optional and required constraints added and removed, constant and priority changes, text \
+      changes, hidden arranged views, views added and removed). After every step: a layout, then \
+      every required constraint holds (scaled residual <= 1e-6). Every --check-every steps and \
+      after the last: the values equal a full re-solve from scratch, the frames equal those of \
+      the same scene and operations on the other solver (scenes of at most 300 views), and \
+      jemalloc's stats.allocated is sampled for the memory drift. Exit status: 0 every check \
+      held, 1 a check failed (the message gives the seed, the step, the operation and the \
+      command that reproduces it), 64 bad arguments.
+      """)
+
+  @Option(help: "The scene: KIND or KIND/VARIANT (see `bench scenes`).")
+  var scene = "form"
+  @Option(help: "How many views.")
+  var views = 100
+  @Option(help: "The solver under test: sparse or dense.")
+  var solver = "sparse"
+  @Option(help: "The seed of the scene and of the operations.")
+  var seed: UInt64 = 1
+  @Option(help: "Stop after this many operations (default 1000 without --seconds).")
+  var operations: Int?
+  @Option(help: "Stop after this many seconds.")
+  var seconds: Double?
+  @Option(
+    name: .customLong("check-every"),
+    help: "Full re-solve, reference and memory checks every this many operations.")
+  var checkEvery = 100
+  @Flag(help: "No progress lines on standard error.")
+  var quiet = false
+
+  mutating func run() throws {
+    let configuration: StressConfiguration
+    do {
+      configuration = try makeConfiguration()
+    } catch {
+      printError("bench stress: \(error.message)")
+      throw ExitCode(64)
+    }
+    ensureDeterministicHashing()
+    let runner = StressRunner(configuration: configuration)
+    var lastProgress = Date()
+    let report: StressReport
+    do {
+      report = try runner.run(
+        willApply: { step, operation in
+          CrashNote.set(
+            "bench stress: crashed at step \(step) (seed \(configuration.seed)) applying "
+              + "\(operation)\nreproduce: \(configuration.commandLine(operations: step))\n")
+        },
+        progress: { report in
+          guard !quiet, Date().timeIntervalSince(lastProgress) >= 2 else { return }
+          lastProgress = Date()
+          printError("… \(report.operations) operations, \(Int(report.operationsPerSecond))/s")
+        })
+    } catch {
+      printError("bench stress: \(error.description)")
+      throw ExitCode(64)
+    }
+    print(report.summary)
+    if let violation = report.violation {
+      printError("bench stress: \(violation)")
+      throw ExitCode(1)
+    }
+  }
+
+  private func makeConfiguration() throws(Run.UsageError) -> StressConfiguration {
+    let names = SceneKind.allCases.flatMap { kind in
+      [kind.rawValue] + kind.variants.dropFirst().map { "\(kind.rawValue)/\($0)" }
+    }
+    let parts = scene.split(separator: "/", maxSplits: 1).map(String.init)
+    guard let kind = parts.first.flatMap(SceneKind.init(rawValue:)),
+      parts.count == 1 || kind.variants.contains(parts[1])
+    else {
+      throw Run.UsageError(
+        message: "unknown scene '\(scene)'; valid: \(names.joined(separator: ", "))")
+    }
+    guard let solverKind = SolverKind(rawValue: solver) else {
+      throw Run.UsageError(message: "unknown solver '\(solver)'; valid: sparse, dense")
+    }
+    guard views >= 1 else { throw Run.UsageError(message: "--views must be at least 1") }
+    if let operations, operations < 1 {
+      throw Run.UsageError(message: "--operations must be at least 1")
+    }
+    if let seconds, !(seconds > 0) {
+      throw Run.UsageError(message: "--seconds must be a positive number")
+    }
+    guard checkEvery >= 1 else { throw Run.UsageError(message: "--check-every must be at least 1") }
+    return StressConfiguration(
+      kind: kind, variant: parts.count > 1 ? parts[1] : nil, views: views, solver: solverKind,
+      seed: seed, operations: operations ?? (seconds == nil ? 1000 : nil), seconds: seconds,
+      checkEvery: checkEvery)
+  }
+}
+
+/// A message written to standard error if the process crashes (a precondition in the engine or
+/// a solver): where a soak was when it died. The text lives in a fixed buffer so the signal
+/// handler only calls write(2).
+enum CrashNote {
+  nonisolated(unsafe) private static var buffer = UnsafeMutablePointer<CChar>.allocate(
+    capacity: 4096)
+  nonisolated(unsafe) private static var length = 0
+  nonisolated(unsafe) private static var installed = false
+
+  /// Replaces the note (truncated to 4 KiB), installing the handlers on first use.
+  static func set(_ text: String) {
+    if !installed {
+      installed = true
+      for signal in [SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS] {
+        Foundation.signal(signal) { number in
+          _ = write(2, CrashNote.buffer, CrashNote.length)
+          Foundation.signal(number, SIG_DFL)
+          raise(number)
+        }
+      }
+    }
+    length = 0
+    for byte in text.utf8.prefix(4095) {
+      buffer[length] = CChar(bitPattern: byte)
+      length += 1
+    }
+  }
+}

@@ -1,0 +1,187 @@
+import AutoLayout
+import Cassowary
+import Scenes
+
+/// The invariants a stress run checks, each a function from the scene's state to the first
+/// thing found wrong (`nil`: it holds).
+enum StressChecks {
+  /// How far `row` is from holding, relative to its size: its residual (the expression, left
+  /// side minus right side, at the solver's values; only the part that violates the relation)
+  /// divided by 1 + |constant| + Σ |coefficient × value|. A row between big coordinates may be
+  /// off by their rounding error; a small row must hold to the tolerance itself.
+  static func scaledResidual(of row: Constraint, values: (Variable) -> Double) -> Double {
+    var residual = row.expression.constant
+    var scale = 1 + abs(row.expression.constant)
+    for term in row.expression.terms {
+      let product = term.coefficient * values(term.variable)
+      residual += product
+      scale += abs(product)
+    }
+    switch row.relation {
+    case .equal: residual = abs(residual)
+    case .lessThanOrEqual: residual = max(0, residual)
+    case .greaterThanOrEqual: residual = max(0, -residual)
+    }
+    return residual / scale
+  }
+
+  /// Every required row of every installed constraint, lowered afresh from the model (not read
+  /// back from the solver), holds at the engine's values within `tolerance`. Constraints the
+  /// engine broke to recover from a conflict are optional now and are not checked.
+  static func requiredConstraints(_ world: StressWorld, tolerance: Double) -> String? {
+    let engine = world.engine
+    for lowered in world.lowered where !lowered.constraint.isBroken {
+      for row in lowered.rows where row.priority.isRequired {
+        let residual = scaledResidual(of: row, values: engine.value(of:))
+        guard residual <= tolerance else {
+          return "required constraint \(lowered.constraint) does not hold: scaled residual "
+            + "\(residual) > \(tolerance); row \(describe(row, world)) at "
+            + values(of: row, world)
+        }
+      }
+    }
+    return nil
+  }
+
+  /// The engine's values equal those of a copy of its solver rebuilt and solved from scratch,
+  /// for every variable an installed constraint uses; where they differ, both solutions are
+  /// equally good (a tie, reported but not a failure).
+  static func fullResolve(_ world: StressWorld, tolerance: Double) -> StressCheckResult {
+    let engine = world.engine
+    let scratch: [Double]
+    do {
+      scratch = try engine.valuesSolvedFromScratch()
+    } catch {
+      return .fails("the full re-solve failed: \(error)")
+    }
+    var used = [Bool](repeating: false, count: scratch.count)
+    for lowered in world.lowered {
+      for row in lowered.rows {
+        for term in row.expression.terms where Int(term.variable.id) < used.count {
+          used[Int(term.variable.id)] = true
+        }
+      }
+    }
+    var differences: [String] = []
+    for id in used.indices where used[id] {
+      let variable = Variable(id)
+      let incremental = engine.value(of: variable)
+      if !equal(incremental, scratch[id], tolerance) {
+        differences.append(
+          "\(name(of: variable, world)) = \(incremental), from scratch \(scratch[id])")
+      }
+    }
+    guard !differences.isEmpty else { return .holds }
+    let what =
+      "\(differences.count) value(s) differ from a full re-solve: "
+      + differences.prefix(4).joined(separator: "; ")
+    let incremental = errors(world, values: engine.value(of:))
+    let fromScratch = errors(world) { Int($0.id) < scratch.count ? scratch[Int($0.id)] : 0 }
+    return judge(what, incremental, "incremental", fromScratch, "from scratch", tolerance)
+  }
+
+  /// Whether two different solutions are equally good (a tie: the layout has several optima)
+  /// or which is worse, by their error vectors.
+  private static func judge(
+    _ what: String, _ a: [LayoutPriority: Double], _ aName: String,
+    _ b: [LayoutPriority: Double], _ bName: String, _ tolerance: Double
+  ) -> StressCheckResult {
+    for level in Set(a.keys).union(b.keys).sorted(by: >) {
+      let x = a[level] ?? 0, y = b[level] ?? 0
+      guard !equal(x, y, tolerance) else { continue }
+      let (worse, better) = x > y ? (aName, bName) : (bName, aName)
+      return .fails(
+        "\(what); the \(worse) solution is not optimal: at priority \(level.rawValue) its error "
+          + "is \(max(x, y)), the \(better) one's \(min(x, y))")
+    }
+    return .tie(what)
+  }
+
+  /// The solution's error at each optional priority level: the sum over optional rows (broken
+  /// required constraints at the level they are held at) of how far each is from holding, the
+  /// quantity the solvers minimize level by level.
+  static func errors(_ world: StressWorld, values: (Variable) -> Double)
+    -> [LayoutPriority: Double]
+  {
+    let broken = LayoutPriority(Float(1000).nextDown)
+    var result: [LayoutPriority: Double] = [:]
+    for lowered in world.lowered {
+      for row in lowered.rows {
+        let priority = lowered.constraint.isBroken ? broken : row.priority
+        guard !priority.isRequired else { continue }
+        var residual = row.expression.constant
+        for term in row.expression.terms { residual += term.coefficient * values(term.variable) }
+        switch row.relation {
+        case .equal: residual = abs(residual)
+        case .lessThanOrEqual: residual = max(0, residual)
+        case .greaterThanOrEqual: residual = max(0, -residual)
+        }
+        result[priority, default: 0] += residual
+      }
+    }
+    return result
+  }
+
+  /// Every view of `world` has the frame of its counterpart in `reference` (the same tree, the
+  /// same operations, the other solver); where they differ, both are equally good.
+  static func reference(_ world: StressWorld, _ reference: StressWorld, tolerance: Double)
+    -> StressCheckResult
+  {
+    let views = world.views, others = reference.views
+    guard views.count == others.count else {
+      return .fails(
+        "the reference scene has \(others.count) views, the scene under test \(views.count)")
+    }
+    var differences: [String] = []
+    for (index, (view, other)) in zip(views, others).enumerated() {
+      let a = view.frame, b = other.frame
+      let pairs = [
+        (a.minX, b.minX), (a.minY, b.minY), (a.width, b.width), (a.height, b.height),
+      ]
+      if !pairs.allSatisfy({ equal($0.0, $0.1, tolerance) }) {
+        let name = world.scene.name(of: view) ?? "view #\(index)"
+        differences.append("\(name) \(a) vs \(b)")
+      }
+    }
+    guard !differences.isEmpty else { return .holds }
+    let what =
+      "\(differences.count) frame(s) differ from the reference solver's: "
+      + differences.prefix(4).joined(separator: "; ")
+    return judge(
+      what, errors(world, values: world.engine.value(of:)), "tested solver's",
+      errors(reference, values: reference.engine.value(of:)), "reference solver's", tolerance)
+  }
+
+  /// Whether `a` and `b` agree within `tolerance`, relative to the larger (absolute below 1).
+  static func equal(_ a: Double, _ b: Double, _ tolerance: Double) -> Bool {
+    abs(a - b) <= tolerance * max(1, abs(a), abs(b))
+  }
+
+  /// A variable's name: the scene's name for its item and the coordinate (`row3.field.width`).
+  static func name(of variable: Variable, _ world: StressWorld) -> String {
+    guard let (item, coordinate) = world.engine.owner(of: variable) else { return "\(variable)" }
+    let base = world.scene.name(of: item) ?? "\(type(of: item))"
+    return base + "." + ["left", "top", "width", "height"][coordinate]
+  }
+
+  private static func describe(_ row: Constraint, _ world: StressWorld) -> String {
+    row.description { name(of: $0, world) }
+  }
+
+  private static func values(of row: Constraint, _ world: StressWorld) -> String {
+    row.expression.terms.map {
+      "\(name(of: $0.variable, world)) = \(world.engine.value(of: $0.variable))"
+    }
+    .joined(separator: ", ")
+  }
+}
+
+/// The outcome of a comparison between two solutions.
+enum StressCheckResult: Equatable {
+  /// They are equal.
+  case holds
+  /// They differ but are equally good: the layout has several optima (not a failure).
+  case tie(String)
+  /// They differ and one is worse, or the comparison could not be made.
+  case fails(String)
+}

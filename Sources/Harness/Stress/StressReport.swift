@@ -1,0 +1,105 @@
+import Foundation
+
+/// What a stress run did and found: the figures of its summary, and the violation that stopped
+/// it, if any.
+public struct StressReport {
+  /// The run's configuration.
+  public var configuration: StressConfiguration
+  /// The views the scene had when built.
+  public var views = 0
+  /// Whether a reference scene on the other solver was checked against.
+  public var hasReference = false
+  /// Operations applied (the step of a violation included).
+  public var operations = 0
+  /// Wall-clock seconds of the soak, checks included.
+  public var seconds = 0.0
+  /// Operations applied of each family (`add-required`, `scene churn`, …).
+  public var operationCounts: [String: Int] = [:]
+  /// Required-constraint checks run (one per step, and one after the first layout).
+  public var requiredChecks = 0
+  /// Comparisons with a full re-solve.
+  public var fullResolveChecks = 0
+  /// Comparisons with the reference solver.
+  public var referenceChecks = 0
+  /// Comparisons (by check) whose solutions differed but were equally good: the layout had
+  /// several optima, so the incremental path and the other solve may both be right.
+  public var ties: [String: Int] = [:]
+  /// The first tie, described.
+  public var firstTie: String?
+  /// Conflicts the engine recovered from by breaking a required constraint (UIKit's behaviour,
+  /// not a failure: a required extra constraint may stop being satisfiable after a resize).
+  public var conflicts = 0
+  /// Memory samples.
+  public var memory = MemoryDrift()
+  /// The first violation, which stopped the run.
+  public var violation: StressViolation?
+
+  /// Operations per second, checks included.
+  public var operationsPerSecond: Double { seconds > 0 ? Double(operations) / seconds : 0 }
+
+  /// The summary `bench stress` prints.
+  public var summary: String {
+    let c = configuration
+    var lines = [
+      "bench stress: \(c.sceneName), \(views) views, \(c.solver) solver, seed \(c.seed)",
+      "operations: \(operations) in \(format(seconds, 2)) s (\(format(operationsPerSecond, 1))/s)",
+      "mix: "
+        + operationCounts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+        .joined(separator: ", "),
+      "checks: \(requiredChecks) required-constraint, \(fullResolveChecks) full re-solve, "
+        + (hasReference
+          ? "\(referenceChecks) reference (\(c.solver == .sparse ? "dense" : "sparse"))"
+          : "no reference (over \(c.referenceLimit) views)"),
+      "conflicts recovered: \(conflicts)",
+    ]
+    if !ties.isEmpty {
+      lines.append(
+        "ties (different but equally good solutions): "
+          + ties.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+          .joined(separator: ", "))
+    }
+    if !memory.samples.isEmpty {
+      lines.append(
+        "memory (stats.allocated): start \(bytes(memory.start)), end \(bytes(memory.end)), "
+          + "max \(bytes(memory.maximum)); drift \(signed(memory.bytesPerThousandOperations)) "
+          + "B/1000 ops overall, \(signed(memory.lateBytesPerThousandOperations)) B/1000 ops in "
+          + "the second half; "
+          + (memory.returnsTowardStart ? "returns toward the start" : "does not return"))
+    }
+    lines.append(violation.map { "FAILED: \($0)" } ?? "result: ok")
+    return lines.joined(separator: "\n")
+  }
+
+  private func format(_ value: Double, _ digits: Int) -> String {
+    String(format: "%.\(digits)f", value)
+  }
+
+  private func bytes(_ value: Int) -> String {
+    String(format: "%.2f MiB", Double(value) / 1_048_576)
+  }
+
+  private func signed(_ value: Double) -> String { String(format: "%+.0f", value) }
+}
+
+/// An invariant that failed: where, what, and how to make it fail again.
+public struct StressViolation: Error, CustomStringConvertible {
+  /// Which check failed: `required constraints`, `full re-solve`, `reference solver` or
+  /// `operation` (the reference scene could not apply an operation).
+  public var check: String
+  /// The step (1 is the first operation; 0 the first layout).
+  public var step: Int
+  /// The operation of that step (`nil` at step 0).
+  public var operation: StressOperation?
+  /// What was found.
+  public var detail: String
+  /// The run's seed.
+  public var seed: UInt64
+  /// The command line that replays the run up to this step.
+  public var reproduce: String
+
+  public var description: String {
+    let what = operation.map { "after operation \($0)" } ?? "after the first layout"
+    return "\(check) check failed at step \(step) (seed \(seed)) \(what): \(detail)\n"
+      + "reproduce: \(reproduce)"
+  }
+}

@@ -1,0 +1,118 @@
+import AutoLayout
+import Cassowary
+import Foundation
+import Scenes
+
+/// Runs a soak: random operations on a scene (see ``StressPlanner``), each followed by a layout
+/// and the required-constraint check; every `checkEvery` operations and after the last, a
+/// comparison with a full re-solve, with a reference scene on the other solver (small scenes),
+/// and a memory sample. The first violation stops the run.
+public struct StressRunner {
+  /// The run's configuration.
+  public let configuration: StressConfiguration
+
+  /// A runner for `configuration`.
+  public init(configuration: StressConfiguration) {
+    self.configuration = configuration
+  }
+
+  /// Runs the soak. `willApply` is called before each step with its number and operation (so a
+  /// caller can say where a crash happened); `progress` after every check round with the report
+  /// so far. Throws only when the scene cannot be built (a bad view count or variant).
+  public func run(
+    willApply: (Int, StressOperation) -> Void = { _, _ in },
+    progress: (StressReport) -> Void = { _ in }
+  ) throws(SceneError) -> StressReport {
+    let c = configuration
+    let world = try StressWorld(
+      c.kind, views: c.views, seed: c.seed, variant: c.variant, solver: c.solver,
+      replacement: c.makeSolver?())
+    let other: SolverKind = c.solver == .sparse ? .dense : .sparse
+    let reference =
+      world.scene.viewCount <= c.referenceLimit
+      ? try StressWorld(
+        c.kind, views: c.views, seed: c.seed, variant: c.variant, solver: other,
+        replacement: nil)
+      : nil
+    var report = StressReport(configuration: c)
+    report.views = world.scene.viewCount
+    report.hasReference = reference != nil
+    var planner = StressPlanner(seed: c.seed)
+    let start = Date()
+    let limit = c.operations ?? Int.max
+    let every = max(1, c.checkEvery)
+
+    func fail(_ check: String, _ step: Int, _ operation: StressOperation?, _ detail: String) {
+      report.violation = StressViolation(
+        check: check, step: step, operation: operation, detail: detail, seed: c.seed,
+        reproduce: c.commandLine(operations: step))
+    }
+    /// Counts a tie or records a failure; false on a failure.
+    func record(
+      _ result: StressCheckResult, _ check: String, _ step: Int, _ operation: StressOperation?
+    ) -> Bool {
+      switch result {
+      case .holds: return true
+      case .tie(let detail):
+        if report.ties.isEmpty { report.firstTie = "\(check) at step \(step): \(detail)" }
+        report.ties[check, default: 0] += 1
+        return true
+      case .fails(let detail):
+        fail(check, step, operation, detail)
+        return false
+      }
+    }
+    /// The checks of one round; false when one failed.
+    func check(_ step: Int, _ operation: StressOperation?, full: Bool) -> Bool {
+      report.requiredChecks += 1
+      if let detail = StressChecks.requiredConstraints(world, tolerance: c.tolerance) {
+        fail("required constraints", step, operation, detail)
+        return false
+      }
+      guard full else { return true }
+      report.fullResolveChecks += 1
+      let resolve = StressChecks.fullResolve(world, tolerance: c.tolerance)
+      if !record(resolve, "full re-solve", step, operation) { return false }
+      if let reference {
+        report.referenceChecks += 1
+        let compared = StressChecks.reference(world, reference, tolerance: c.tolerance)
+        if !record(compared, "reference solver", step, operation) { return false }
+      }
+      report.memory.sample(after: step)
+      return true
+    }
+
+    var step = 0
+    if check(0, nil, full: true) {
+      while step < limit {
+        if let seconds = c.seconds, Date().timeIntervalSince(start) >= seconds { break }
+        step += 1
+        let operation = planner.next(for: world)
+        report.operationCounts[operation.family, default: 0] += 1
+        willApply(step, operation)
+        do {
+          try world.apply(operation)
+          try reference?.apply(operation)
+        } catch {
+          fail("operation", step, operation, "\(error)")
+          break
+        }
+        let last = step == limit
+        if !check(step, operation, full: last || step.isMultiple(of: every)) { break }
+        if step.isMultiple(of: every) {
+          report.operations = step
+          report.seconds = Date().timeIntervalSince(start)
+          progress(report)
+        }
+      }
+      // A run stopped by the clock ends with a full round too.
+      if report.violation == nil, !step.isMultiple(of: every), step != limit {
+        _ = check(step, nil, full: true)
+      }
+    }
+    report.operations = step
+    report.seconds = Date().timeIntervalSince(start)
+    report.conflicts = world.loggedConflicts
+    return report
+  }
+}

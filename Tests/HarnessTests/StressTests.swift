@@ -1,0 +1,189 @@
+import AutoLayout
+import Cassowary
+import Harness
+import Scenes
+import Testing
+
+/// `bench stress`'s engine: short soaks pass with both solvers, and a soak catches a solver
+/// double that corrupts its answers, naming the seed, the step and the reproducing command.
+@Suite struct StressTests {
+  static let scenes: [(SceneKind, String?)] = [
+    (.flat, nil), (.chain, nil), (.nestedGrid, nil), (.equalWidthButtons, "three"),
+    (.equalSpacing, "layout-guides"),
+  ]
+
+  @Test(arguments: scenes, SolverKind.allCases)
+  func shortSoakPasses(scene: (SceneKind, String?), solver: SolverKind) throws {
+    let configuration = StressConfiguration(
+      kind: scene.0, variant: scene.1, views: 40, solver: solver, seed: 1, operations: 120,
+      checkEvery: 30)
+    let report = try StressRunner(configuration: configuration).run()
+    #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    #expect(report.operations == 120)
+    #expect(report.requiredChecks == 121)
+    #expect(report.fullResolveChecks == 5)
+    #expect(report.referenceChecks == 5)
+    #expect(report.memory.samples.count == 5)
+  }
+
+  @Test func secondsStopTheRun() throws {
+    var configuration = StressConfiguration(kind: .flat, views: 20, operations: nil)
+    configuration.seconds = 0.2
+    let report = try StressRunner(configuration: configuration).run()
+    #expect(report.violation == nil)
+    #expect(report.operations > 0)
+    #expect(report.fullResolveChecks >= 2)
+  }
+
+  @Test(arguments: [
+    CorruptedSolver.Fault.wrongValue(Variable(2)), CorruptedSolver.Fault.dropRequiredEquality,
+  ])
+  func catchesACorruptedSolver(fault: CorruptedSolver.Fault) throws {
+    var configuration = StressConfiguration(
+      kind: .chain, views: 40, seed: 7, operations: 300, checkEvery: 50)
+    configuration.makeSolver = { CorruptedSolver(fault: fault, armedAfter: 400) }
+    let report = try StressRunner(configuration: configuration).run()
+    let violation = try #require(report.violation)
+    #expect(violation.seed == 7)
+    #expect(violation.step > 0)
+    #expect(report.operations == violation.step)
+    #expect(violation.operation != nil)
+    let message = violation.description
+    #expect(message.contains("seed 7"))
+    #expect(message.contains("step \(violation.step)"))
+    #expect(
+      violation.reproduce
+        == "bench stress --scene chain --views 40 --solver sparse --seed 7 "
+        + "--operations \(violation.step) --check-every 50")
+
+    // The reproducing run fails at the same step, on the same operation.
+    configuration.operations = violation.step
+    let replay = try StressRunner(configuration: configuration).run()
+    #expect(replay.violation?.step == violation.step)
+    #expect(replay.violation?.operation == violation.operation)
+  }
+
+  // MARK: Known solver bugs the soak found (see the README's `bench stress` section)
+
+  /// The sparse solver, after the form's middle row is churned (removed and added back, so
+  /// variable ids are reused) and later edits, returns values that break a required constraint
+  /// (row10.field.height = -432.75); the dense solver gets it right. Remove the known-issue
+  /// wrapper once fixed.
+  @Test func sparseSolverBreaksARequiredConstraintAfterChurn() throws {
+    let configuration = StressConfiguration(
+      kind: .form, views: 40, seed: 3, operations: 82, checkEvery: 100)
+    let report = try StressRunner(configuration: configuration).run()
+    withKnownIssue("SparseSolver: required row broken after churn (form, seed 3, step 82)") {
+      #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
+    }
+  }
+
+  /// The sparse solver's dual simplex does not terminate on a constant change at step 56 of
+  /// this soak (stack-grid, 40 views, seed 3: an extra constraint's constant set to -98.5); the
+  /// dense solver finishes. Disabled because it hangs.
+  @Test(.disabled("SparseSolver.dualOptimize does not terminate (stack-grid, seed 3, step 56)"))
+  func sparseSolverDualSimplexTerminates() throws {
+    let configuration = StressConfiguration(
+      kind: .stackGrid, views: 40, seed: 3, operations: 56, checkEvery: 100)
+    let report = try StressRunner(configuration: configuration).run()
+    #expect(report.violation == nil)
+  }
+
+  @Test func memoryDriftFigures() {
+    var drift = MemoryDrift()
+    for (operations, bytes) in [(0, 1000), (100, 3000), (200, 2000), (300, 2000), (400, 2000)] {
+      drift.record(after: operations, bytes: bytes)
+    }
+    #expect(drift.start == 1000 && drift.end == 2000 && drift.maximum == 3000)
+    #expect(drift.bytesPerThousandOperations == 2500)
+    #expect(drift.lateBytesPerThousandOperations == 0)
+    #expect(drift.returnsTowardStart)
+  }
+}
+
+/// A solver double for the stress test: a sparse solver that, once it has seen `armedAfter`
+/// mutating calls, either reports a wrong value for one variable or silently drops the next
+/// required equality it is given (and then ignores every call about it).
+struct CorruptedSolver: LayoutSolver, CustomTestStringConvertible {
+  enum Fault: Sendable, CustomTestStringConvertible {
+    case wrongValue(Variable)
+    case dropRequiredEquality
+
+    var testDescription: String {
+      switch self {
+      case .wrongValue(let variable): "wrong value of \(variable)"
+      case .dropRequiredEquality: "a dropped required equality"
+      }
+    }
+  }
+
+  var base = SparseSolver()
+  let fault: Fault
+  let armedAfter: Int
+  var calls = 0
+  var dropped: ConstraintID?
+
+  init(fault: Fault, armedAfter: Int) {
+    self.fault = fault
+    self.armedAfter = armedAfter
+  }
+
+  var testDescription: String { fault.testDescription }
+  private var armed: Bool { calls >= armedAfter }
+
+  mutating func add(_ id: ConstraintID, _ constraint: Constraint) throws(SolverError) {
+    calls += 1
+    if armed, dropped == nil, case .dropRequiredEquality = fault, constraint.priority.isRequired,
+      constraint.relation == .equal
+    {
+      dropped = id
+      return
+    }
+    try base.add(id, constraint)
+  }
+  mutating func remove(_ id: ConstraintID) throws(SolverError) {
+    calls += 1
+    if id == dropped {
+      dropped = nil
+      return
+    }
+    try base.remove(id)
+  }
+  func contains(_ id: ConstraintID) -> Bool { id == dropped || base.contains(id) }
+  func constraint(_ id: ConstraintID) -> Constraint? { base.constraint(id) }
+  mutating func addEditVariable(_ variable: Variable, priority: Priority) throws(SolverError) {
+    calls += 1
+    try base.addEditVariable(variable, priority: priority)
+  }
+  mutating func removeEditVariable(_ variable: Variable) throws(SolverError) {
+    calls += 1
+    try base.removeEditVariable(variable)
+  }
+  func hasEditVariable(_ variable: Variable) -> Bool { base.hasEditVariable(variable) }
+  mutating func suggestValue(_ variable: Variable, _ value: Double) throws(SolverError) {
+    calls += 1
+    try base.suggestValue(variable, value)
+  }
+  mutating func setConstant(_ id: ConstraintID, _ constant: Double) throws(SolverError) {
+    calls += 1
+    if id != dropped { try base.setConstant(id, constant) }
+  }
+  mutating func setPriority(_ id: ConstraintID, _ priority: Priority) throws(SolverError) {
+    calls += 1
+    if id != dropped { try base.setPriority(id, priority) }
+  }
+  mutating func beginBatch() { base.beginBatch() }
+  mutating func endBatch() { base.endBatch() }
+  func value(of variable: Variable) -> Double {
+    if armed, case .wrongValue(let wrong) = fault, variable == wrong {
+      return base.value(of: variable) + 7
+    }
+    return base.value(of: variable)
+  }
+  mutating func forEachChangedValue(_ body: (Variable, Double) -> Void) {
+    base.forEachChangedValue(body)
+  }
+  mutating func solveFromScratch() throws(SolverError) { try base.solveFromScratch() }
+  mutating func reset() { base.reset() }
+  var statistics: SolverStatistics { base.statistics }
+}
