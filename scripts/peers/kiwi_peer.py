@@ -16,7 +16,8 @@ kiwisolver on first use (under .build-peers/venv at the repository root):
 
 Exit statuses: solve: 0 solved, 1 unsatisfiable, 2 malformed input (as in the spec).
 compare and crosscheck: 0 when every answer matches kiwisolver or differs only where ours is the
-lexicographically better one, 1 on any mismatch, 2 on bad usage or malformed input.
+lexicographically better one (crosscheck: or was skipped for its time or memory budget, which the
+table says per file), 1 on any mismatch, 2 on bad usage or malformed input.
 time: 0 when the rows were written (ok or skipped), 2 on malformed input. Any command: 3 when
 kiwisolver is not installed (malformed files are still reported, with 2).
 
@@ -565,6 +566,7 @@ class Outcome:
     stdout: str = ""
     message: str = ""
     system: System | None = None
+    timed_out: bool = False
 
 
 def solve_path(path: str) -> Outcome:
@@ -864,7 +866,7 @@ def run_solver_command(template: str, path: str, timeout: float) -> Outcome:
         done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout,
                               stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
-        return Outcome(124, message=f"timed out after {timeout:g} s")
+        return Outcome(124, message=f"timed out after {timeout:g} s", timed_out=True)
     except OSError as error:
         return Outcome(127, message=f"cannot run {argv[0]}: {error.strerror or error}")
     return Outcome(done.returncode, stdout=done.stdout, message=done.stderr)
@@ -880,30 +882,102 @@ def expand_files(items: list) -> list:
     return files
 
 
+def parse_budgets(items: list, solvers: list) -> dict:
+    """--budget NAME=SECONDS items -> {name: seconds}; raises ValueError with the reason."""
+    names, budgets = {name for name, _ in solvers}, {}
+    for item in items:
+        name, sep, seconds = item.partition("=")
+        try:
+            value = float(seconds) if sep else math.nan
+        except ValueError:
+            value = math.nan
+        if not (value > 0 and math.isfinite(value)):
+            raise ValueError(f"--budget takes NAME=SECONDS with SECONDS > 0, not {item!r}")
+        if name not in names:
+            raise ValueError(f"--budget {item}: no --solver-command named {name!r}")
+        budgets[name] = value
+    return budgets
+
+
+MEMORY_BUDGET = re.compile(r"over its memory budget", re.IGNORECASE)
+
+
+def skip_reason(outcome: Outcome, budget) -> str:
+    """Why a solver's run is skipped rather than judged: it ran past its time budget, or it
+    refused the file for its memory budget (the dense solver's 2 GiB tableau). "" otherwise."""
+    if outcome.timed_out and budget is not None:
+        return f"over the {budget:g} s budget"
+    if outcome.status != 0 and MEMORY_BUDGET.search(outcome.message):
+        return first_line(outcome.message).split(": error: ")[-1]
+    return ""
+
+
+def summary_line(verdicts: list) -> str:
+    counts = {}
+    for v in verdicts:
+        key = v.kind + (f" ({v.better} better)" if v.better else "")
+        counts[key] = counts.get(key, 0) + 1
+    order = sorted(counts, key=lambda k: (["match", "lexicographic-difference", "skipped",
+                                           "mismatch"].index(k.split(" ")[0]), k))
+    return f"{len(verdicts)} checks: " + ", ".join(f"{counts[k]} {k}" for k in order)
+
+
 def command_crosscheck(args) -> int:
     need_kiwi()
     if not args.solver_command:
         print("kiwi_peer crosscheck: give at least one --solver-command NAME=TEMPLATE", file=sys.stderr)
         return 2
     solvers = [parse_solver_command(t) for t in args.solver_command]
+    try:
+        budgets = parse_budgets(args.budget, solvers)
+    except ValueError as error:
+        print(f"kiwi_peer crosscheck: {error}", file=sys.stderr)
+        return 2
     files = expand_files(args.files)
     if not files:
         print("kiwi_peer crosscheck: no files", file=sys.stderr)
         return 2
-    rows, passed = [], True
+    missing = [f for f in files if not os.path.exists(f)]
+    if missing:
+        print(f"kiwi_peer crosscheck: no such file: {short(missing)}", file=sys.stderr)
+        return 2
+    rows, verdicts = [], []
+
+    def add(path, name, system, verdict):
+        verdicts.append(verdict)
+        rows.append([path, name, verdict.variables if system else "-",
+                     verdict.difference_text(), verdict.text()])
+        if args.progress:
+            print(f"{path} {name}: {verdict.text()[:120]}", file=sys.stderr, flush=True)
+
     for path in files:
         kiwi = solve_path(path)
         system = kiwi.system  # None when the file is malformed or unreadable
+        variables = len(system.variables) if system else 0
+        answers = []  # (name, outcome) of the solvers that were not skipped
         for name, template in solvers:
-            ours = run_solver_command(template, path, args.timeout)
-            verdict = compare_outcomes(system, ours, kiwi, (name, "kiwisolver"))
-            passed &= verdict.passed
-            rows.append([path, name, verdict.variables if system else "-",
-                         verdict.difference_text(), verdict.text()])
-            if args.progress:
-                print(f"{path} {name}: {verdict.kind}", file=sys.stderr)
+            budget = budgets.get(name)
+            ours = run_solver_command(template, path, budget if budget is not None else args.timeout)
+            reason = skip_reason(ours, budget)
+            if reason:
+                print(f"{path}: {name} skipped: {reason}", file=sys.stderr, flush=True)
+                add(path, name, system, Verdict("skipped", reason, variables=variables, passed=True))
+                continue
+            answers.append((name, ours))
+            add(path, name, system, compare_outcomes(system, ours, kiwi, (name, "kiwisolver")))
+        if args.pairwise and system is not None:
+            # Our solvers against each other: they run the same algorithm, so anything but a
+            # match (even another optimal solution) is worth a look.
+            first = answers[0] if answers and answers[0][0] == solvers[0][0] else None
+            for name, outcome in answers:
+                if first is None or name == first[0]:
+                    continue
+                verdict = compare_outcomes(system, outcome, first[1], (name, first[0]))
+                verdict.passed = verdict.kind == "match"
+                add(path, f"{name} vs {first[0]}", system, verdict)
     print_table(CROSSCHECK_HEADERS, rows)
-    return 0 if passed else 1
+    print(f"\n{summary_line(verdicts)}")
+    return 0 if all(v.passed for v in verdicts) else 1
 
 
 # --------------------------------------------------------------------------------------------
@@ -1070,6 +1144,8 @@ def command_time(args) -> int:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="kiwi-peer", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--version", action="version", version=versions_note()
+                        if kiwisolver is not None else "kiwisolver is not installed")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("solve", help="solve a .constraints file with kiwisolver")
@@ -1089,7 +1165,14 @@ def main(argv=None) -> int:
     p.add_argument("files", nargs="+", help=".constraints files or folders of them")
     p.add_argument("--solver-command", action="append", default=[], metavar="NAME=TEMPLATE",
                    help="a command that solves {file} and prints NAME = VALUE lines; repeatable")
-    p.add_argument("--timeout", type=float, default=600.0, help="seconds per solver run (600)")
+    p.add_argument("--timeout", type=float, default=600.0,
+                   help="seconds per solver run (600); a run past it is a mismatch")
+    p.add_argument("--budget", action="append", default=[], metavar="NAME=SECONDS",
+                   help="seconds for solver NAME's runs instead; a run past it is skipped "
+                        "(said per file), not a mismatch; repeatable")
+    p.add_argument("--pairwise", action="store_true",
+                   help="also compare each other solver with the first (rows 'B vs A'); "
+                        "only a match passes")
     p.add_argument("--progress", action="store_true", help="print each verdict on stderr as it comes")
     p.set_defaults(run=command_crosscheck)
 
