@@ -908,7 +908,8 @@ def skip_reason(outcome: Outcome, budget) -> str:
     if outcome.timed_out and budget is not None:
         return f"over the {budget:g} s budget"
     if outcome.status != 0 and MEMORY_BUDGET.search(outcome.message):
-        return first_line(outcome.message).split(": error: ")[-1]
+        line = next(l for l in outcome.message.splitlines() if MEMORY_BUDGET.search(l))
+        return line.strip().split(": error: ")[-1]
     return ""
 
 
@@ -994,13 +995,21 @@ def width_edits(system: System) -> list:
     return [s for s in system.edits if s.name.endswith(".width")]
 
 
-def measure_cell(system: System, phase: str, repetitions: int, landscape_width) -> dict:
-    """Runs in the child process: nanosecond samples of one phase, or a skip reason."""
+def measure_cell(system: System, phase: str, repetitions: int, landscape_width,
+                 stop_after: float = math.inf) -> dict:
+    """Runs in the child process: nanosecond samples of one phase, or a skip reason. After
+    stop_after seconds of timed work it stops repeating (keeping at least one sample)."""
     model = KiwiModel(system)
     samples = []
+
+    def enough() -> bool:
+        return sum(samples) >= stop_after * 1e9
+
     try:
         if phase == "build":
             for _ in range(repetitions):
+                if samples and enough():
+                    break
                 gc.collect()
                 gc.disable()
                 start = time.perf_counter_ns()
@@ -1024,6 +1033,8 @@ def measure_cell(system: System, phase: str, repetitions: int, landscape_width) 
         gc.collect()
         gc.disable()
         for i in range(repetitions):
+            if samples and enough():
+                break
             targets = landscape if i % 2 == 0 else portrait
             start = time.perf_counter_ns()
             for v, w in targets:
@@ -1040,7 +1051,7 @@ def command_time_cell(args) -> int:
     """Internal: the child of `time`. Reads the file's text on stdin, prints JSON."""
     text = sys.stdin.read()
     system = parse_text(text, args.path)
-    result = measure_cell(system, args.phase, args.repetitions, args.landscape_width)
+    result = measure_cell(system, args.phase, args.repetitions, args.landscape_width, args.stop_after)
     print(json.dumps(result))
     return 0
 
@@ -1095,6 +1106,9 @@ def command_time(args) -> int:
     if args.repetitions < 1:
         print("kiwi_peer time: --repetitions must be at least 1", file=sys.stderr)
         return 2
+    if not (args.budget > 0 and math.isfinite(args.budget)):
+        print("kiwi_peer time: --budget must be a number of seconds above 0", file=sys.stderr)
+        return 2
     need_kiwi()
     now = datetime.datetime.now(datetime.timezone.utc)
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -1105,7 +1119,7 @@ def command_time(args) -> int:
         "machine": args.machine or machine_description(),
         "scene": args.scene or os.path.splitext(os.path.basename(display_name(args.file)))[0],
         "variant": args.variant or "",
-        "views": "" if args.views is None else args.views,
+        "views": 0 if args.views is None else args.views,
         "variables": len(system.variables),
         "constraints": len(system.constraints),
         "solver": "kiwisolver", "mode": "incremental",
@@ -1113,26 +1127,37 @@ def command_time(args) -> int:
     writer = csv.writer(sys.stdout, lineterminator="\r\n")
     if args.header:
         writer.writerow(CSV_COLUMNS)
+    build_over_budget = False
     for phase in ("build", "resize"):
         row = dict(common, phase=phase, repetitions=args.repetitions, status="ok", note=versions_note())
         argv = [sys.executable, os.path.abspath(__file__), "time-cell", "--path", args.file,
-                "--phase", phase, "--repetitions", str(args.repetitions)]
+                "--phase", phase, "--repetitions", str(args.repetitions),
+                "--stop-after", repr(args.budget / 4)]
         if args.landscape_width is not None:
             argv += ["--landscape-width", repr(args.landscape_width)]
         started = time.monotonic()
         try:
+            if build_over_budget:  # resize builds first, untimed: it cannot finish either
+                raise subprocess.TimeoutExpired(argv, args.budget)
             done = subprocess.run(argv, input=text, capture_output=True, text=True, timeout=args.budget)
             result = json.loads(done.stdout) if done.returncode == 0 else {
                 "status": "skipped", "reason": f"the measuring process failed: {first_line(done.stderr)}"}
         except subprocess.TimeoutExpired:
-            result = {"status": "skipped", "reason": f"over the {args.budget:g} s budget "
-                      f"({args.repetitions} repetitions, stopped after {time.monotonic() - started:.1f} s)"}
+            if build_over_budget:
+                reason = f"over the {args.budget:g} s budget: so is the build it starts with"
+            else:
+                reason = (f"over the {args.budget:g} s budget (stopped after "
+                          f"{time.monotonic() - started:.1f} s)")
+                build_over_budget = phase == "build"
+            result = {"status": "skipped", "reason": reason}
         except ValueError:
             result = {"status": "skipped", "reason": "the measuring process printed no result"}
         if result["status"] == "ok":
-            row.update(summarize(result["samples"]))
+            row.update(summarize(result["samples"]), repetitions=len(result["samples"]))
         else:
-            row.update(status="skipped", repetitions="", note=f"{versions_note()}; skipped: {result['reason']}")
+            # The harness's skipped rows: zero repetitions and times, the reason in the note.
+            row.update(status="skipped", repetitions=0, median_ns=0, min_ns=0, p90_ns=0, max_ns=0,
+                       note=f"{versions_note()}; skipped: {result['reason']}")
         writer.writerow([row.get(column, "") for column in CSV_COLUMNS])
         sys.stdout.flush()
     return 0
@@ -1178,13 +1203,14 @@ def main(argv=None) -> int:
 
     p = sub.add_parser("time", help="time kiwisolver's build and resize; CSV rows in the harness's columns")
     p.add_argument("file")
-    p.add_argument("--budget", type=float, default=60.0, help="seconds per cell (file x phase), 60")
-    p.add_argument("--repetitions", type=int, default=10, help="timed repetitions per phase (10)")
+    p.add_argument("--budget", type=float, default=60.0,
+                   help="seconds per cell (file x phase), 60; repeating stops after a quarter of it")
+    p.add_argument("--repetitions", type=int, default=10, help="timed repetitions per phase, at most (10)")
     p.add_argument("--landscape-width", type=float, default=None,
                    help="the landscape root width (default: each .width edit value x 667/375)")
     p.add_argument("--scene", help="scene column (default: the file's name without extension)")
     p.add_argument("--variant", help="variant column")
-    p.add_argument("--views", type=int, help="views column")
+    p.add_argument("--views", type=int, help="views column (default 0: not known)")
     p.add_argument("--run-id", help="run_id column (default: kiwi-TIMESTAMP-RANDOM)")
     p.add_argument("--commit", help="commit column (default: git rev-parse --short=12 HEAD, -dirty)")
     p.add_argument("--machine", help="machine column (default: architecture, cores, memory)")
@@ -1196,6 +1222,7 @@ def main(argv=None) -> int:
     p.add_argument("--phase", choices=["build", "resize"], required=True)
     p.add_argument("--repetitions", type=int, required=True)
     p.add_argument("--landscape-width", type=float, default=None)
+    p.add_argument("--stop-after", type=float, default=math.inf)
     p.set_defaults(run=command_time_cell)
 
     args = parser.parse_args(argv)
