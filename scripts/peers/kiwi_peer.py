@@ -16,7 +16,8 @@ kiwisolver on first use (under .build-peers/venv at the repository root):
 
 Exit statuses: solve: 0 solved, 1 unsatisfiable, 2 malformed input (as in the spec).
 compare and crosscheck: 0 when every answer matches kiwisolver or differs only where ours is the
-lexicographically better one, 1 on any mismatch, 2 on bad usage or malformed input.
+lexicographically better one (crosscheck: or was skipped for its time or memory budget, which the
+table says per file), 1 on any mismatch, 2 on bad usage or malformed input.
 time: 0 when the rows were written (ok or skipped), 2 on malformed input. Any command: 3 when
 kiwisolver is not installed (malformed files are still reported, with 2).
 
@@ -565,6 +566,7 @@ class Outcome:
     stdout: str = ""
     message: str = ""
     system: System | None = None
+    timed_out: bool = False
 
 
 def solve_path(path: str) -> Outcome:
@@ -864,7 +866,7 @@ def run_solver_command(template: str, path: str, timeout: float) -> Outcome:
         done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout,
                               stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
-        return Outcome(124, message=f"timed out after {timeout:g} s")
+        return Outcome(124, message=f"timed out after {timeout:g} s", timed_out=True)
     except OSError as error:
         return Outcome(127, message=f"cannot run {argv[0]}: {error.strerror or error}")
     return Outcome(done.returncode, stdout=done.stdout, message=done.stderr)
@@ -880,30 +882,103 @@ def expand_files(items: list) -> list:
     return files
 
 
+def parse_budgets(items: list, solvers: list) -> dict:
+    """--budget NAME=SECONDS items -> {name: seconds}; raises ValueError with the reason."""
+    names, budgets = {name for name, _ in solvers}, {}
+    for item in items:
+        name, sep, seconds = item.partition("=")
+        try:
+            value = float(seconds) if sep else math.nan
+        except ValueError:
+            value = math.nan
+        if not (value > 0 and math.isfinite(value)):
+            raise ValueError(f"--budget takes NAME=SECONDS with SECONDS > 0, not {item!r}")
+        if name not in names:
+            raise ValueError(f"--budget {item}: no --solver-command named {name!r}")
+        budgets[name] = value
+    return budgets
+
+
+MEMORY_BUDGET = re.compile(r"over its memory budget", re.IGNORECASE)
+
+
+def skip_reason(outcome: Outcome, budget) -> str:
+    """Why a solver's run is skipped rather than judged: it ran past its time budget, or it
+    refused the file for its memory budget (the dense solver's 2 GiB tableau). "" otherwise."""
+    if outcome.timed_out and budget is not None:
+        return f"over the {budget:g} s budget"
+    if outcome.status != 0 and MEMORY_BUDGET.search(outcome.message):
+        line = next(l for l in outcome.message.splitlines() if MEMORY_BUDGET.search(l))
+        return line.strip().split(": error: ")[-1]
+    return ""
+
+
+def summary_line(verdicts: list) -> str:
+    counts = {}
+    for v in verdicts:
+        key = v.kind + (f" ({v.better} better)" if v.better else "")
+        counts[key] = counts.get(key, 0) + 1
+    order = sorted(counts, key=lambda k: (["match", "lexicographic-difference", "skipped",
+                                           "mismatch"].index(k.split(" ")[0]), k))
+    return f"{len(verdicts)} checks: " + ", ".join(f"{counts[k]} {k}" for k in order)
+
+
 def command_crosscheck(args) -> int:
     need_kiwi()
     if not args.solver_command:
         print("kiwi_peer crosscheck: give at least one --solver-command NAME=TEMPLATE", file=sys.stderr)
         return 2
     solvers = [parse_solver_command(t) for t in args.solver_command]
+    try:
+        budgets = parse_budgets(args.budget, solvers)
+    except ValueError as error:
+        print(f"kiwi_peer crosscheck: {error}", file=sys.stderr)
+        return 2
     files = expand_files(args.files)
     if not files:
         print("kiwi_peer crosscheck: no files", file=sys.stderr)
         return 2
-    rows, passed = [], True
+    missing = [f for f in files if not os.path.exists(f)]
+    if missing:
+        print(f"kiwi_peer crosscheck: no such file: {short(missing)}", file=sys.stderr)
+        return 2
+    rows, verdicts = [], []
+
+    def add(path, name, system, verdict):
+        verdicts.append(verdict)
+        rows.append([path, name, verdict.variables if system else "-",
+                     verdict.difference_text(), verdict.text()])
+        if args.progress:
+            print(f"{path} {name}: {verdict.text()[:120]}", file=sys.stderr, flush=True)
+
     for path in files:
         kiwi = solve_path(path)
         system = kiwi.system  # None when the file is malformed or unreadable
+        variables = len(system.variables) if system else 0
+        answers = []  # (name, outcome) of the solvers that were not skipped
         for name, template in solvers:
-            ours = run_solver_command(template, path, args.timeout)
-            verdict = compare_outcomes(system, ours, kiwi, (name, "kiwisolver"))
-            passed &= verdict.passed
-            rows.append([path, name, verdict.variables if system else "-",
-                         verdict.difference_text(), verdict.text()])
-            if args.progress:
-                print(f"{path} {name}: {verdict.kind}", file=sys.stderr)
+            budget = budgets.get(name)
+            ours = run_solver_command(template, path, budget if budget is not None else args.timeout)
+            reason = skip_reason(ours, budget)
+            if reason:
+                print(f"{path}: {name} skipped: {reason}", file=sys.stderr, flush=True)
+                add(path, name, system, Verdict("skipped", reason, variables=variables, passed=True))
+                continue
+            answers.append((name, ours))
+            add(path, name, system, compare_outcomes(system, ours, kiwi, (name, "kiwisolver")))
+        if args.pairwise and system is not None:
+            # Our solvers against each other: they run the same algorithm, so anything but a
+            # match (even another optimal solution) is worth a look.
+            first = answers[0] if answers and answers[0][0] == solvers[0][0] else None
+            for name, outcome in answers:
+                if first is None or name == first[0]:
+                    continue
+                verdict = compare_outcomes(system, outcome, first[1], (name, first[0]))
+                verdict.passed = verdict.kind == "match"
+                add(path, f"{name} vs {first[0]}", system, verdict)
     print_table(CROSSCHECK_HEADERS, rows)
-    return 0 if passed else 1
+    print(f"\n{summary_line(verdicts)}")
+    return 0 if all(v.passed for v in verdicts) else 1
 
 
 # --------------------------------------------------------------------------------------------
@@ -920,13 +995,21 @@ def width_edits(system: System) -> list:
     return [s for s in system.edits if s.name.endswith(".width")]
 
 
-def measure_cell(system: System, phase: str, repetitions: int, landscape_width) -> dict:
-    """Runs in the child process: nanosecond samples of one phase, or a skip reason."""
+def measure_cell(system: System, phase: str, repetitions: int, landscape_width,
+                 stop_after: float = math.inf) -> dict:
+    """Runs in the child process: nanosecond samples of one phase, or a skip reason. After
+    stop_after seconds of timed work it stops repeating (keeping at least one sample)."""
     model = KiwiModel(system)
     samples = []
+
+    def enough() -> bool:
+        return sum(samples) >= stop_after * 1e9
+
     try:
         if phase == "build":
             for _ in range(repetitions):
+                if samples and enough():
+                    break
                 gc.collect()
                 gc.disable()
                 start = time.perf_counter_ns()
@@ -950,6 +1033,8 @@ def measure_cell(system: System, phase: str, repetitions: int, landscape_width) 
         gc.collect()
         gc.disable()
         for i in range(repetitions):
+            if samples and enough():
+                break
             targets = landscape if i % 2 == 0 else portrait
             start = time.perf_counter_ns()
             for v, w in targets:
@@ -966,7 +1051,7 @@ def command_time_cell(args) -> int:
     """Internal: the child of `time`. Reads the file's text on stdin, prints JSON."""
     text = sys.stdin.read()
     system = parse_text(text, args.path)
-    result = measure_cell(system, args.phase, args.repetitions, args.landscape_width)
+    result = measure_cell(system, args.phase, args.repetitions, args.landscape_width, args.stop_after)
     print(json.dumps(result))
     return 0
 
@@ -1021,6 +1106,9 @@ def command_time(args) -> int:
     if args.repetitions < 1:
         print("kiwi_peer time: --repetitions must be at least 1", file=sys.stderr)
         return 2
+    if not (args.budget > 0 and math.isfinite(args.budget)):
+        print("kiwi_peer time: --budget must be a number of seconds above 0", file=sys.stderr)
+        return 2
     need_kiwi()
     now = datetime.datetime.now(datetime.timezone.utc)
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -1031,7 +1119,7 @@ def command_time(args) -> int:
         "machine": args.machine or machine_description(),
         "scene": args.scene or os.path.splitext(os.path.basename(display_name(args.file)))[0],
         "variant": args.variant or "",
-        "views": "" if args.views is None else args.views,
+        "views": 0 if args.views is None else args.views,
         "variables": len(system.variables),
         "constraints": len(system.constraints),
         "solver": "kiwisolver", "mode": "incremental",
@@ -1039,26 +1127,37 @@ def command_time(args) -> int:
     writer = csv.writer(sys.stdout, lineterminator="\r\n")
     if args.header:
         writer.writerow(CSV_COLUMNS)
+    build_over_budget = False
     for phase in ("build", "resize"):
         row = dict(common, phase=phase, repetitions=args.repetitions, status="ok", note=versions_note())
         argv = [sys.executable, os.path.abspath(__file__), "time-cell", "--path", args.file,
-                "--phase", phase, "--repetitions", str(args.repetitions)]
+                "--phase", phase, "--repetitions", str(args.repetitions),
+                "--stop-after", repr(args.budget / 4)]
         if args.landscape_width is not None:
             argv += ["--landscape-width", repr(args.landscape_width)]
         started = time.monotonic()
         try:
+            if build_over_budget:  # resize builds first, untimed: it cannot finish either
+                raise subprocess.TimeoutExpired(argv, args.budget)
             done = subprocess.run(argv, input=text, capture_output=True, text=True, timeout=args.budget)
             result = json.loads(done.stdout) if done.returncode == 0 else {
                 "status": "skipped", "reason": f"the measuring process failed: {first_line(done.stderr)}"}
         except subprocess.TimeoutExpired:
-            result = {"status": "skipped", "reason": f"over the {args.budget:g} s budget "
-                      f"({args.repetitions} repetitions, stopped after {time.monotonic() - started:.1f} s)"}
+            if build_over_budget:
+                reason = f"over the {args.budget:g} s budget: so is the build it starts with"
+            else:
+                reason = (f"over the {args.budget:g} s budget (stopped after "
+                          f"{time.monotonic() - started:.1f} s)")
+                build_over_budget = phase == "build"
+            result = {"status": "skipped", "reason": reason}
         except ValueError:
             result = {"status": "skipped", "reason": "the measuring process printed no result"}
         if result["status"] == "ok":
-            row.update(summarize(result["samples"]))
+            row.update(summarize(result["samples"]), repetitions=len(result["samples"]))
         else:
-            row.update(status="skipped", repetitions="", note=f"{versions_note()}; skipped: {result['reason']}")
+            # The harness's skipped rows: zero repetitions and times, the reason in the note.
+            row.update(status="skipped", repetitions=0, median_ns=0, min_ns=0, p90_ns=0, max_ns=0,
+                       note=f"{versions_note()}; skipped: {result['reason']}")
         writer.writerow([row.get(column, "") for column in CSV_COLUMNS])
         sys.stdout.flush()
     return 0
@@ -1070,6 +1169,8 @@ def command_time(args) -> int:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="kiwi-peer", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--version", action="version", version=versions_note()
+                        if kiwisolver is not None else "kiwisolver is not installed")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("solve", help="solve a .constraints file with kiwisolver")
@@ -1089,19 +1190,27 @@ def main(argv=None) -> int:
     p.add_argument("files", nargs="+", help=".constraints files or folders of them")
     p.add_argument("--solver-command", action="append", default=[], metavar="NAME=TEMPLATE",
                    help="a command that solves {file} and prints NAME = VALUE lines; repeatable")
-    p.add_argument("--timeout", type=float, default=600.0, help="seconds per solver run (600)")
+    p.add_argument("--timeout", type=float, default=600.0,
+                   help="seconds per solver run (600); a run past it is a mismatch")
+    p.add_argument("--budget", action="append", default=[], metavar="NAME=SECONDS",
+                   help="seconds for solver NAME's runs instead; a run past it is skipped "
+                        "(said per file), not a mismatch; repeatable")
+    p.add_argument("--pairwise", action="store_true",
+                   help="also compare each other solver with the first (rows 'B vs A'); "
+                        "only a match passes")
     p.add_argument("--progress", action="store_true", help="print each verdict on stderr as it comes")
     p.set_defaults(run=command_crosscheck)
 
     p = sub.add_parser("time", help="time kiwisolver's build and resize; CSV rows in the harness's columns")
     p.add_argument("file")
-    p.add_argument("--budget", type=float, default=60.0, help="seconds per cell (file x phase), 60")
-    p.add_argument("--repetitions", type=int, default=10, help="timed repetitions per phase (10)")
+    p.add_argument("--budget", type=float, default=60.0,
+                   help="seconds per cell (file x phase), 60; repeating stops after a quarter of it")
+    p.add_argument("--repetitions", type=int, default=10, help="timed repetitions per phase, at most (10)")
     p.add_argument("--landscape-width", type=float, default=None,
                    help="the landscape root width (default: each .width edit value x 667/375)")
     p.add_argument("--scene", help="scene column (default: the file's name without extension)")
     p.add_argument("--variant", help="variant column")
-    p.add_argument("--views", type=int, help="views column")
+    p.add_argument("--views", type=int, help="views column (default 0: not known)")
     p.add_argument("--run-id", help="run_id column (default: kiwi-TIMESTAMP-RANDOM)")
     p.add_argument("--commit", help="commit column (default: git rev-parse --short=12 HEAD, -dirty)")
     p.add_argument("--machine", help="machine column (default: architecture, cores, memory)")
@@ -1113,6 +1222,7 @@ def main(argv=None) -> int:
     p.add_argument("--phase", choices=["build", "resize"], required=True)
     p.add_argument("--repetitions", type=int, required=True)
     p.add_argument("--landscape-width", type=float, default=None)
+    p.add_argument("--stop-after", type=float, default=math.inf)
     p.set_defaults(run=command_time_cell)
 
     args = parser.parse_args(argv)

@@ -280,6 +280,64 @@ class Crosschecking(TempFiles):
         self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
 
 
+    def crosscheck(self, *args):
+        done = run("crosscheck", *args)
+        rows = [[c.strip() for c in line.strip().strip("|").split("|")]
+                for line in done.stdout.splitlines() if line.startswith("| ")][2:]
+        return done, {(cells[1], os.path.basename(cells[0])): cells[4] for cells in rows}
+
+    def test_over_budget_and_memory_refusals_are_skipped_per_file(self):
+        example = self.write("example.constraints", EXAMPLE)
+        answer = self.write("answer.txt", solution_text(EXAMPLE_SOLUTION))
+        python, fake = shlex.quote(sys.executable), shlex.quote(FAKE)
+        slow = f"slow={python} {fake} --sleep 5 --output {shlex.quote(answer)} {{file}}"
+        refusing = (f"big={python} {fake} --status 1 --stderr "
+                    f"'{{file}}: error: the dense tableau would need 8193 rows, over its memory budget of 2147483648 bytes, "
+                    f"and then some more words to pass 160 characters in all, which the table keeps whole' {{file}}")
+        done, verdicts = self.crosscheck("--solver-command", slow, "--solver-command", refusing,
+                                         "--budget", "slow=0.5", example)
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        self.assertEqual(verdicts[("slow", "example.constraints")], "skipped (over the 0.5 s budget)")
+        self.assertEqual(verdicts[("big", "example.constraints")],
+                         "skipped (the dense tableau would need 8193 rows, over its memory budget of 2147483648 bytes, "
+                         "and then some more words to pass 160 characters in all, which the table keeps whole)")
+        self.assertIn("example.constraints: slow skipped: over the 0.5 s budget", done.stderr)
+        self.assertIn("2 checks: 2 skipped", done.stdout)
+        # Without a budget of its own, a run past --timeout is a mismatch.
+        done, verdicts = self.crosscheck("--solver-command", slow, "--timeout", "0.5", example)
+        self.assertEqual(done.returncode, 1)
+        self.assertTrue(verdicts[("slow", "example.constraints")].startswith("mismatch (slow exited 124"))
+
+    def test_pairwise_rows_pass_only_on_a_match(self):
+        example = self.write("example.constraints", EXAMPLE)
+        same = self.write("same.txt", solution_text(EXAMPLE_SOLUTION))
+        # Worse but feasible: kiwisolver would call it a lexicographic difference, B better.
+        worse = self.write("worse.txt", solution_text(dict(EXAMPLE_SOLUTION, **{
+            "label.width": 81.0, "field.left": 105.0, "field.width": 254.0})))
+        python, fake = shlex.quote(sys.executable), shlex.quote(FAKE)
+        a = f"a={python} {fake} --output {shlex.quote(same)} {{file}}"
+        b = f"b={python} {fake} --output {shlex.quote(same)} {{file}}"
+        c = f"c={python} {fake} --output {shlex.quote(worse)} {{file}}"
+        done, verdicts = self.crosscheck("--pairwise", "--solver-command", a, "--solver-command", b,
+                                         "--solver-command", c, example)
+        self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
+        self.assertEqual(verdicts[("b vs a", "example.constraints")], "match")
+        self.assertTrue(verdicts[("c vs a", "example.constraints")].startswith("lexicographic-difference: a better"))
+        self.assertIn("5 checks: 3 match, 1 lexicographic-difference (a better), "
+                      "1 lexicographic-difference (kiwisolver better)", done.stdout)
+
+    def test_bad_budget_and_missing_file_are_usage_errors(self):
+        example = self.write("example.constraints", EXAMPLE)
+        itself = f"kiwi={shlex.quote(sys.executable)} {shlex.quote(SCRIPT)} solve {{file}}"
+        for budget in ("kiwi", "kiwi=0", "kiwi=x", "other=5"):
+            done = run("crosscheck", "--solver-command", itself, "--budget", budget, example)
+            self.assertEqual(done.returncode, 2, budget)
+            self.assertIn("--budget", done.stderr)
+        done = run("crosscheck", "--solver-command", itself, example + ".missing")
+        self.assertEqual(done.returncode, 2)
+        self.assertIn("no such file", done.stderr)
+
+
 @needs_kiwi
 class Timing(TempFiles):
     def rows(self, text):
@@ -314,7 +372,25 @@ class Timing(TempFiles):
             cells = dict(zip(kiwi_peer.CSV_COLUMNS, row))
             self.assertEqual(cells["status"], "skipped")
             self.assertIn("budget", cells["note"])
-            self.assertEqual(cells["median_ns"], "")
+            # As the harness writes skipped rows, so that bench plot and compare read them.
+            self.assertEqual([cells[c] for c in ("repetitions", "median_ns", "min_ns", "p90_ns", "max_ns")],
+                             ["0"] * 5)
+            self.assertEqual(cells["views"], "0")
+        build, resize = self.rows(done.stdout)
+        self.assertIn("over the 0.001 s budget (stopped after", build[-1])
+        self.assertIn("so is the build it starts with", resize[-1])
+        for budget in ("0", "-1", "nan"):
+            self.assertEqual(run("time", path, "--budget", budget).returncode, 2)
+
+    def test_slow_cells_stop_repeating_after_a_quarter_of_the_budget(self):
+        lines = [f"v{i} == v{i + 1} + 1 @{250 + i % 7}" for i in range(400)] + ["edit root.width = 375"]
+        path = self.write("slow.constraints", "\n".join(lines) + "\n")
+        done = run("time", path, "--repetitions", "1000", "--budget", "0.8")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        build = dict(zip(kiwi_peer.CSV_COLUMNS, self.rows(done.stdout)[0]))
+        self.assertEqual(build["status"], "ok", build["note"])
+        self.assertLess(int(build["repetitions"]), 1000)
+        self.assertGreaterEqual(int(build["repetitions"]), 1)
 
     def test_resize_without_width_edit_is_skipped(self):
         path = self.write("plain.constraints", "x == 1\n")
