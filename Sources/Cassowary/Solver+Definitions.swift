@@ -181,16 +181,40 @@ extension Solver {
   }
 
   /// The value of `symbol` without updating any cache (for the non-mutating ``value(of:)``).
+  /// Definitions share dependencies (a DAG), so values met on the way are remembered for the
+  /// call: each definition is evaluated once.
   func evaluateWithoutCaching(_ symbol: Int32) -> Double {
     let variable = symbolVariable[Int(symbol)]
     if variable >= 0 && !needsEvaluation[Int(variable)] { return cachedValue[Int(variable)] }
-    let row = basicRow[Int(symbol)]
-    guard row >= 0 else { return 0 }
-    var sum = tableau.constant(of: row)
-    tableau.forEachCell(of: row) { inner, coefficient in
-      if isBasicExternal(inner) { sum += coefficient * evaluateWithoutCaching(inner) }
+    guard basicRow[Int(symbol)] >= 0 else { return 0 }
+    var known: [Int32: Double] = [:]
+    var stack: [Int32] = [symbol]
+    while let current = stack.last {
+      if known[current] != nil {
+        stack.removeLast()
+        continue
+      }
+      let row = basicRow[Int(current)]
+      var sum = tableau.constant(of: row)
+      var waiting = false
+      tableau.forEachCell(of: row) { inner, coefficient in
+        guard isBasicExternal(inner) else { return }
+        let dependency = symbolVariable[Int(inner)]
+        if dependency >= 0 && !needsEvaluation[Int(dependency)] {
+          sum += coefficient * cachedValue[Int(dependency)]
+        } else if let value = known[inner] {
+          sum += coefficient * value
+        } else {
+          stack.append(inner)
+          waiting = true
+        }
+      }
+      if !waiting {
+        known[current] = sum
+        stack.removeLast()
+      }
     }
-    return sum
+    return known[symbol]!
   }
 
   /// Marks the variables whose definitions refer, directly or not, to `symbol` as needing

@@ -112,8 +112,16 @@ extension Solver {
 
   /// Dual simplex: restores feasibility after constants changed, keeping optimality. Returns
   /// the row that cannot be made feasible (required constraints conflict), or nil.
+  ///
+  /// Rows leave most recently made infeasible first. Degenerate dual pivots can cycle, so after
+  /// as many pivots as there are rows the lowest infeasible subject id leaves instead (Bland's
+  /// rule, with the entering ties already going to the lowest id), which terminates.
   mutating func dualOptimize() -> Int32? {
-    while let leaving = infeasible.popLast() {
+    var pivots = 0
+    while let leaving = nextLeavingSymbol(bland: pivots > rowSubject.count) {
+      // The list may hold symbols that were released and reused since (as an external, whose
+      // definition's constant may well be negative): only a restricted subject can leave.
+      guard isRestricted(leaving) else { continue }
       let row = basicRow[Int(leaving)]
       guard row >= 0, tableau.constant(of: row) < -valueTolerance else { continue }
       guard let entering = dualEnteringSymbol(row) else {
@@ -121,8 +129,39 @@ extension Solver {
         return row
       }
       pivot(entering: entering, row: row)
+      pivots += 1
     }
     return nil
+  }
+
+  /// Whether `symbol` is a slack, error or dummy: a symbol the simplex keeps non-negative.
+  @inline(__always)
+  func isRestricted(_ symbol: Int32) -> Bool {
+    switch symbolKind[Int(symbol)] {
+    case .slack, .error, .dummy: true
+    case .external, .free: false
+    }
+  }
+
+  /// The next symbol to leave in the dual simplex: the last one made infeasible, or with `bland`,
+  /// the lowest id among those still infeasible.
+  mutating func nextLeavingSymbol(bland: Bool) -> Int32? {
+    guard bland else { return infeasible.popLast() }
+    var lowest = -1
+    var index = 0
+    while index < infeasible.count {
+      let symbol = infeasible[index]
+      let row = basicRow[Int(symbol)]
+      if !isRestricted(symbol) || row < 0 || tableau.constant(of: row) >= -valueTolerance {
+        infeasible.swapAt(index, infeasible.count - 1)
+        infeasible.removeLast()
+        continue
+      }
+      if lowest < 0 || symbol < infeasible[lowest] { lowest = index }
+      index += 1
+    }
+    guard lowest >= 0 else { return nil }
+    return infeasible.remove(at: lowest)
   }
 
   /// The dual ratio test: among the row's symbols with a positive coefficient, the one whose

@@ -1,0 +1,73 @@
+extension Solver {
+  /// The constraints whose equations the tableau no longer implies, for tests and debugging.
+  ///
+  /// Each constraint entered the tableau as `0 = expression + its marker and error terms`.
+  /// Substituting every basic symbol by its row, recursively, must turn that equation into an
+  /// identity over the parametric symbols; a constraint for which it does not is listed, with
+  /// what is left over. Costs the size of the expansions: use it on small systems.
+  func structuralDefects(tolerance: Double = 1e-7) -> [String] {
+    var defects: [String] = []
+    func check(_ name: String, _ expression: LinearExpression, _ tag: Tag, _ relation: Relation) {
+      var terms: [Int32: Double] = [:]
+      var constant = expression.constant
+      for term in expression.terms {
+        let symbol = variableSymbol[Int(term.variable.id)]
+        guard symbol >= 0 else {
+          defects.append("\(name): \(term.variable) has no symbol")
+          return
+        }
+        terms[symbol, default: 0] += term.coefficient
+      }
+      switch relation {
+      case .lessThanOrEqual, .greaterThanOrEqual:
+        terms[tag.marker, default: 0] += tag.markerCoefficient
+        if tag.other >= 0 { terms[tag.other, default: 0] -= tag.markerCoefficient }
+      case .equal:
+        terms[tag.marker, default: 0] += tag.markerCoefficient
+        if tag.other >= 0 { terms[tag.other, default: 0] += 1 }
+      }
+      var pending = Array(terms.keys)
+      while let symbol = pending.popLast() {
+        guard let coefficient = terms[symbol], coefficient != 0 else { continue }
+        let row = basicRow[Int(symbol)]
+        guard row >= 0 else { continue }
+        terms[symbol] = nil
+        constant += coefficient * tableau.constant(of: row)
+        tableau.forEachCell(of: row) { inner, value in
+          terms[inner, default: 0] += coefficient * value
+          pending.append(inner)
+        }
+      }
+      let scale = 1 + abs(expression.constant)
+      let left = terms.filter { abs($0.value) > tolerance * scale }
+      if abs(constant) > tolerance * scale || !left.isEmpty {
+        let parts = left.sorted { $0.key < $1.key }.map { "\($0.value)·s\($0.key)" }
+        defects.append(
+          "\(name): leaves \(constant) + \(parts.joined(separator: " + "))")
+      }
+    }
+    for (index, record) in records.enumerated() {
+      guard let record else { continue }
+      check(
+        "c\(index) \(record.constraint)", record.constraint.expression, record.tag,
+        record.constraint.relation)
+    }
+    for (index, edit) in edits.enumerated() {
+      guard let edit else { continue }
+      check(
+        "edit v\(index)", LinearExpression([Term(Variable(id: Int32(index)))], constant: -edit.value),
+        edit.tag, .equal)
+    }
+    return defects
+  }
+}
+
+extension SparseSolver {
+  /// See ``Solver/structuralDefects(tolerance:)``.
+  func structuralDefects() -> [String] { core.structuralDefects() }
+}
+
+extension DenseSolver {
+  /// See ``Solver/structuralDefects(tolerance:)``.
+  func structuralDefects() -> [String] { core.structuralDefects() }
+}
