@@ -32,24 +32,55 @@ extension Solver {
   }
 
   /// Replaces, recursively, basic external variables of `row` by their definitions: all of them,
-  /// or with a `subject`, only those marked (in `symbolMark`) as depending on it. A worklist keeps
-  /// the cost to the size of the definitions reached.
+  /// or with a `subject`, only those marked (in `symbolMark`) as depending on it.
+  ///
+  /// Definitions share dependencies (a form's rows all lead back to the first row), so the
+  /// definitions reached are expanded once each, in topological order — a definition before
+  /// those it refers to, so that by the time a variable is replaced every path to it has added
+  /// its coefficient. Expanding as variables turn up instead would redo a shared definition once
+  /// per path: exponential on a chain of diamonds.
   mutating func expand(_ row: Int32, downstreamOf subject: Int32) {
-    var pending = takeScratch()
+    nextVisitEpoch()
+    var order = takeScratch()
+    var stack = takeScratch()
     tableau.forEachCell(of: row) { symbol, _ in
-      if selects(symbol, downstreamOf: subject) { pending.append(symbol) }
+      if selects(symbol, downstreamOf: subject) { stack.append(symbol) }
     }
-    while let symbol = pending.popLast() {
-      let coefficient = tableau.coefficient(of: symbol, in: row)
-      guard coefficient != 0, basicRow[Int(symbol)] >= 0 else { continue }
-      let definition = basicRow[Int(symbol)]
-      tableau.removeCell(for: symbol, from: row)
-      tableau.add(row: definition, times: coefficient, to: row)
-      tableau.forEachCell(of: definition) { inner, _ in
-        if selects(inner, downstreamOf: subject) { pending.append(inner) }
+    // Depth first; `~symbol` on the stack means "all of symbol's dependencies are done".
+    while let top = stack.popLast() {
+      if top < 0 {
+        order.append(~top)
+        continue
+      }
+      guard visitMark[Int(top)] != visitEpoch else { continue }
+      visitMark[Int(top)] = visitEpoch
+      stack.append(~top)
+      tableau.forEachCell(of: basicRow[Int(top)]) { inner, _ in
+        if visitMark[Int(inner)] != visitEpoch && selects(inner, downstreamOf: subject) {
+          stack.append(inner)
+        }
       }
     }
-    returnScratch(pending)
+    for symbol in order.reversed() {
+      let coefficient = tableau.coefficient(of: symbol, in: row)
+      guard coefficient != 0 else { continue }
+      tableau.removeCell(for: symbol, from: row)
+      tableau.add(row: basicRow[Int(symbol)], times: coefficient, to: row)
+    }
+    returnScratch(stack)
+    returnScratch(order)
+  }
+
+  /// Starts a new depth-first visit: every symbol reads as unvisited.
+  mutating func nextVisitEpoch() {
+    visitEpoch &+= 1
+    if visitEpoch == 0 {
+      for index in visitMark.indices { visitMark[index] = 0 }
+      visitEpoch = 1
+    }
+    if visitMark.count < symbolKind.count {
+      visitMark.append(contentsOf: repeatElement(0, count: symbolKind.count - visitMark.count))
+    }
   }
 
   @inline(__always)
@@ -187,6 +218,19 @@ extension Solver {
     let variable = symbolVariable[Int(symbol)]
     if variable >= 0 && !needsEvaluation[Int(variable)] { return cachedValue[Int(variable)] }
     guard basicRow[Int(symbol)] >= 0 else { return 0 }
+    // Usually every dependency is up to date: one pass, nothing allocated.
+    var direct = tableau.constant(of: basicRow[Int(symbol)])
+    var stale = false
+    tableau.forEachCell(of: basicRow[Int(symbol)]) { inner, coefficient in
+      guard !stale, isBasicExternal(inner) else { return }
+      let dependency = symbolVariable[Int(inner)]
+      if dependency >= 0 && !needsEvaluation[Int(dependency)] {
+        direct += coefficient * cachedValue[Int(dependency)]
+      } else {
+        stale = true
+      }
+    }
+    if !stale { return direct }
     var known: [Int32: Double] = [:]
     var stack: [Int32] = [symbol]
     while let current = stack.last {

@@ -90,7 +90,7 @@ extension Solver {
       + size(variableSymbol) + size(variableUses) + size(reportedValue) + size(isValueDirty)
       + size(dirtyVariables) + size(edits) + size(records) + size(infeasible)
       + size(changedRows) + size(scratchCells) + scratchPool.reduce(0) { $0 + size($1) }
-      + size(symbolMark) + size(cachedValue) + size(needsEvaluation)
+      + size(symbolMark) + size(visitMark) + size(cachedValue) + size(needsEvaluation)
       + size(journal.savedCells) + size(journal.savedRows) + candidates.count * 4
   }
 

@@ -5,7 +5,7 @@ extension Solver {
   /// Substituting every basic symbol by its row, recursively, must turn that equation into an
   /// identity over the parametric symbols; a constraint for which it does not is listed, with
   /// what is left over. Costs the size of the expansions: use it on small systems.
-  func structuralDefects(tolerance: Double = 1e-7) -> [String] {
+  public func structuralDefects(tolerance: Double = 1e-7) -> [String] {
     var defects: [String] = []
     func check(_ name: String, _ expression: LinearExpression, _ tag: Tag, _ relation: Relation) {
       var terms: [Int32: Double] = [:]
@@ -55,7 +55,8 @@ extension Solver {
     for (index, edit) in edits.enumerated() {
       guard let edit else { continue }
       check(
-        "edit v\(index)", LinearExpression([Term(Variable(id: Int32(index)))], constant: -edit.value),
+        "edit v\(index)",
+        LinearExpression([Term(Variable(id: Int32(index)))], constant: -edit.value),
         edit.tag, .equal)
     }
     return defects
@@ -63,11 +64,13 @@ extension Solver {
 }
 
 extension SparseSolver {
-  /// See ``Solver/structuralDefects(tolerance:)``.
-  func structuralDefects() -> [String] { core.structuralDefects() }
+  /// The constraints whose equations the tableau no longer implies (empty when it is sound):
+  /// a consistency check for tests and debugging, costly on large systems.
+  public func structuralDefects() -> [String] { core.structuralDefects() }
 }
 
 extension DenseSolver {
-  /// See ``Solver/structuralDefects(tolerance:)``.
-  func structuralDefects() -> [String] { core.structuralDefects() }
+  /// The constraints whose equations the tableau no longer implies (empty when it is sound):
+  /// a consistency check for tests and debugging, costly on large systems.
+  public func structuralDefects() -> [String] { core.structuralDefects() }
 }

@@ -56,6 +56,8 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   var scratchPool: [[Int32]] = []
   var symbolMark: [UInt32] = []
   var markEpoch: UInt32 = 0
+  var visitMark: [UInt32] = []
+  var visitEpoch: UInt32 = 0
   var cachedValue: [Double] = []
   var needsEvaluation: [Bool] = []
   var scratchCosts: [LevelCost] = []

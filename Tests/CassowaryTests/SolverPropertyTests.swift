@@ -302,6 +302,9 @@ func propertyCaseCount(_ standard: Int) -> Int {
     }
 
     expectSameValues(sparse, dense, variables: generator.variableCount, seed: seed, "sparse/dense")
+    // Every constraint's equation still follows from the tableau.
+    #expect(sparse.structuralDefects().isEmpty, "seed \(seed): \(sparse.structuralDefects())")
+    #expect(dense.structuralDefects().isEmpty, "seed \(seed): \(dense.structuralDefects())")
     var full = sparse
     try full.solveFromScratch()
     expectSameValues(

@@ -164,6 +164,11 @@ struct CallgrindRunTests {
       #expect(row.repetitions == 1 && row.medianNanoseconds == 0)
       #expect((row.instructions ?? 0) > 0, "\(row.key) has no instruction count")
     }
-    #expect(first.map(\.instructions) == second.map(\.instructions))
+    // Counts repeat to within a few hundred instructions in hundreds of thousands (first-solve
+    // and teardown of larger cells to a few dozen in millions): inside compare's 1% gate.
+    for (a, b) in zip(first, second) {
+      let x = Double(a.instructions ?? 0), y = Double(b.instructions ?? 0)
+      #expect(abs(x - y) <= 0.01 * max(x, y), "\(a.key): \(x) then \(y)")
+    }
   }
 }
