@@ -81,7 +81,7 @@ public struct BenchmarkRunner {
     let phases = phases(for: kind, mode: mode)
     guard !phases.isEmpty else { return }
     let groupKey = "\(kind)/\(variant)/\(solver)/\(mode)"
-    if let reason = skipReason(kind, variant, size, solver, groupKey, history) {
+    if let reason = skipReason(kind, variant, size, solver, mode, groupKey, history) {
       for phase in phases {
         var row = baseRow(kind, variant, size, solver, mode, phase)
         row.status = "skipped"
@@ -222,8 +222,8 @@ public struct BenchmarkRunner {
   /// Why a group should not run: the dense tableau would pass its memory budget, or the group
   /// would pass the time budget, extrapolated from the smaller sizes.
   private func skipReason(
-    _ kind: SceneKind, _ variant: String, _ size: Int, _ solver: SolverKind, _ groupKey: String,
-    _ history: History
+    _ kind: SceneKind, _ variant: String, _ size: Int, _ solver: SolverKind, _ mode: Mode,
+    _ groupKey: String, _ history: History
   ) -> String? {
     if solver == .dense, let (rows, columns) = history.tableau["\(kind)/\(variant)/\(size)"] {
       let bytes = rows * columns * 8
@@ -235,11 +235,16 @@ public struct BenchmarkRunner {
     guard let points = history.passes[groupKey], let last = points.last else { return nil }
     let slope = points.count >= 2 ? max(1, logLogSlope(points.map { (x: $0.0, y: $0.1) }) ?? 2) : 2
     let estimate = last.1 * pow(Double(size) / last.0, slope)
-    // At least the warm-up and one measured pass must fit.
-    let passes = Double(configuration.warmup + 1)
+    // At least the warm-up and one measured pass must fit; in full mode every repetition of a
+    // steady phase also solves from scratch, about as long as the pass itself.
+    var passes = Double(configuration.warmup + 1)
+    if mode == .full {
+      passes *= Double(1 + configuration.phases.filter { !$0.isOneShot }.count)
+    }
     guard estimate * passes > configuration.cellBudget else { return nil }
     return "estimated \(Int(estimate.rounded())) s to build, solve and tear down once (slope "
-      + "\((slope * 100).rounded() / 100) from smaller sizes) x \(Int(passes)) passes, over the "
+      + "\((slope * 100).rounded() / 100) from smaller sizes) x \(Int(passes)) passes"
+      + (mode == .full ? " (full re-solves included)" : "") + ", over the "
       + "\(Int(configuration.cellBudget)) s cell budget"
   }
 
