@@ -104,6 +104,7 @@ struct Run: ParsableCommand {
     }
     let slopes = ScalingTable(rows)
     try writeAtomically(slopes.csv, to: ScalingTable.path(forResults: output))
+    let plots = try writePlots(rows)
     switch format {
     case "csv": print(ResultsFile.text(rows), terminator: "")
     case "json": print(jsonText(rows))
@@ -111,7 +112,33 @@ struct Run: ParsableCommand {
       print(markdownTable(rows))
       print(slopes.markdown)
     }
-    printError("wrote \(output) (\(rows.count) rows) and \(ScalingTable.path(forResults: output))")
+    printError(
+      "wrote \(output) (\(rows.count) rows), \(ScalingTable.path(forResults: output)) and "
+        + "\(plots.count) plots in \(Self.plotsDirectory(forResults: output))/")
+  }
+
+  /// The folder beside a results file that holds its plots: `results/latest-plots`.
+  static func plotsDirectory(forResults path: String) -> String {
+    (path.hasSuffix(".csv") ? String(path.dropLast(4)) : path) + "-plots"
+  }
+
+  /// One log-log chart of median time per phase with measured rows (as `bench plot` draws
+  /// them), in ``plotsDirectory(forResults:)``; returns the files written.
+  private func writePlots(_ rows: [ResultRow]) throws -> [String] {
+    let directory = Self.plotsDirectory(forResults: output)
+    var written: [String] = []
+    for phase in Phase.allCases {
+      let chart = Chart(rows: rows, phase: phase.rawValue, metric: "time")
+      guard !chart.panels.isEmpty else { continue }
+      if written.isEmpty {
+        try FileManager.default.createDirectory(
+          atPath: directory, withIntermediateDirectories: true)
+      }
+      let path = "\(directory)/\(phase.rawValue).svg"
+      try writeAtomically(chart.svg, to: path)
+      written.append(path)
+    }
+    return written
   }
 
   /// Runs the matrix in this process, writing rows to `output` as they come.
