@@ -73,7 +73,7 @@ struct Chart {
         default: Double(row.medianNanoseconds)
         }
       guard let value, value > 0 else { continue }
-      let title = row.variant == "standard" ? row.scene : "\(row.scene)/\(row.variant)"
+      let title = sceneLabel(row.scene, row.variant)
       if grouped[title] == nil {
         order.append(title)
         grouped[title] = [:]

@@ -154,7 +154,7 @@ struct ScalingTable {
       "| scene | solver | mode | phase | sizes | slope |", "| --- | --- | --- | --- | --- | ---: |",
     ]
     for entry in entries {
-      let scene = entry.variant == "standard" ? entry.scene : "\(entry.scene)/\(entry.variant)"
+      let scene = sceneLabel(entry.scene, entry.variant)
       lines.append(
         "| \(scene) | \(entry.solver) | \(entry.mode) | \(entry.phase) | "
           + "\(entry.sizes.map(String.init).joined(separator: ", ")) | "
@@ -191,7 +191,7 @@ func markdownTable(_ rows: [ResultRow]) -> String {
     "| --- | ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
   ]
   for row in rows {
-    let scene = row.variant == "standard" ? row.scene : "\(row.scene)/\(row.variant)"
+    let scene = sceneLabel(row.scene, row.variant)
     let status = row.status == "ok" ? "ok" : "\(row.status): \(row.note)"
     let timing =
       row.status == "ok"
@@ -202,6 +202,12 @@ func markdownTable(_ rows: [ResultRow]) -> String {
         + "\(humanBytes(row.allocatedBytes)) | \(humanBytes(row.peakBytes)) | \(status) |")
   }
   return lines.joined(separator: "\n")
+}
+
+/// A scene as tables and charts name it: `form`, or `equal-spacing/layout-guides` for a variant
+/// other than the standard one.
+func sceneLabel(_ scene: String, _ variant: String) -> String {
+  variant == "standard" ? scene : "\(scene)/\(variant)"
 }
 
 /// A count with its digits in groups of three: 1,234,567.
@@ -222,7 +228,7 @@ func instructionTable(_ rows: [ResultRow]) -> String {
     "| --- | ---: | --- | --- | --- | ---: | ---: | ---: | --- |",
   ]
   for row in rows {
-    let scene = row.variant == "standard" ? row.scene : "\(row.scene)/\(row.variant)"
+    let scene = sceneLabel(row.scene, row.variant)
     let status = row.status == "ok" ? "ok" : "\(row.status): \(row.note)"
     let instructions = row.instructions.map(groupedDigits) ?? ""
     lines.append(

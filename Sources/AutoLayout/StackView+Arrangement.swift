@@ -31,13 +31,11 @@ extension StackView {
     var identifier: String
 
     var key: Key {
-      Key(
-        identifier: identifier, first: ObjectIdentifier(first), firstAttribute: firstAttribute,
-        relation: relation, second: second.map(ObjectIdentifier.init),
-        secondAttribute: secondAttribute, multiplier: multiplier)
+      Key(identifier, first, firstAttribute, relation, second, secondAttribute, multiplier)
     }
   }
 
+  /// The terms that identify an arrangement constraint: all but its constant and priority.
   struct Key: Hashable {
     var identifier: String
     var first: ObjectIdentifier
@@ -46,6 +44,30 @@ extension StackView {
     var second: ObjectIdentifier?
     var secondAttribute: LayoutAttribute
     var multiplier: Double
+
+    init(
+      _ identifier: String, _ first: LayoutItem, _ firstAttribute: LayoutAttribute,
+      _ relation: LayoutRelation, _ second: LayoutItem?, _ secondAttribute: LayoutAttribute,
+      _ multiplier: Double
+    ) {
+      self.identifier = identifier
+      self.first = ObjectIdentifier(first)
+      self.firstAttribute = firstAttribute
+      self.relation = relation
+      self.second = second.map(ObjectIdentifier.init)
+      self.secondAttribute = secondAttribute
+      self.multiplier = multiplier
+    }
+
+    /// The key of an existing constraint (nil once its first item is gone).
+    init?(_ constraint: LayoutConstraint) {
+      guard let first = constraint.firstItem, let identifier = constraint.identifier else {
+        return nil
+      }
+      self.init(
+        identifier, first, constraint.firstAttribute, constraint.relation,
+        constraint.secondItem, constraint.secondAttribute, constraint.multiplier)
+    }
   }
 
   /// The item the views are laid out in: the stack, or its margins guide.
@@ -57,15 +79,7 @@ extension StackView {
     let wanted = wantedConstraints()
     var existing: [Key: LayoutConstraint] = [:]
     for constraint in arrangementConstraints {
-      guard let first = constraint.firstItem, let identifier = constraint.identifier else {
-        continue
-      }
-      let key = Key(
-        identifier: identifier, first: ObjectIdentifier(first),
-        firstAttribute: constraint.firstAttribute, relation: constraint.relation,
-        second: constraint.secondItem.map(ObjectIdentifier.init),
-        secondAttribute: constraint.secondAttribute, multiplier: constraint.multiplier)
-      existing[key] = constraint
+      if let key = Key(constraint) { existing[key] = constraint }
     }
     var kept: [LayoutConstraint] = []
     var arriving: [LayoutConstraint] = []

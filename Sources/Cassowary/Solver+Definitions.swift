@@ -213,52 +213,53 @@ extension Solver {
 
   /// The value of `symbol` without updating any cache (for the non-mutating ``value(of:)``).
   /// Definitions share dependencies (a DAG), so values met on the way are remembered for the
-  /// call: each definition is evaluated once.
+  /// call: each definition is evaluated once. Usually every dependency is up to date, and
+  /// nothing is allocated.
   func evaluateWithoutCaching(_ symbol: Int32) -> Double {
     let variable = symbolVariable[Int(symbol)]
     if variable >= 0 && !needsEvaluation[Int(variable)] { return cachedValue[Int(variable)] }
     guard basicRow[Int(symbol)] >= 0 else { return 0 }
-    // Usually every dependency is up to date: one pass, nothing allocated.
-    var direct = tableau.constant(of: basicRow[Int(symbol)])
-    var stale = false
-    tableau.forEachCell(of: basicRow[Int(symbol)]) { inner, coefficient in
-      guard !stale, isBasicExternal(inner) else { return }
-      let dependency = symbolVariable[Int(inner)]
-      if dependency >= 0 && !needsEvaluation[Int(dependency)] {
-        direct += coefficient * cachedValue[Int(dependency)]
-      } else {
-        stale = true
-      }
-    }
-    if !stale { return direct }
     var known: [Int32: Double] = [:]
+    if let value = definitionValue(of: symbol, known) { return value }
     var stack: [Int32] = [symbol]
     while let current = stack.last {
       if known[current] != nil {
         stack.removeLast()
-        continue
-      }
-      let row = basicRow[Int(current)]
-      var sum = tableau.constant(of: row)
-      var waiting = false
-      tableau.forEachCell(of: row) { inner, coefficient in
-        guard isBasicExternal(inner) else { return }
-        let dependency = symbolVariable[Int(inner)]
-        if dependency >= 0 && !needsEvaluation[Int(dependency)] {
-          sum += coefficient * cachedValue[Int(dependency)]
-        } else if let value = known[inner] {
-          sum += coefficient * value
-        } else {
-          stack.append(inner)
-          waiting = true
-        }
-      }
-      if !waiting {
-        known[current] = sum
+      } else if let value = definitionValue(of: current, known) {
+        known[current] = value
         stack.removeLast()
+      } else {
+        tableau.forEachCell(of: basicRow[Int(current)]) { inner, _ in
+          if isBasicExternal(inner) && knownValue(of: inner, known) == nil { stack.append(inner) }
+        }
       }
     }
     return known[symbol]!
+  }
+
+  /// The value of the basic external `symbol`'s definition, or nil while one of the basic
+  /// externals it refers to is neither up to date nor in `known`.
+  private func definitionValue(of symbol: Int32, _ known: [Int32: Double]) -> Double? {
+    let row = basicRow[Int(symbol)]
+    var sum = tableau.constant(of: row)
+    var complete = true
+    tableau.forEachCell(of: row) { inner, coefficient in
+      guard complete, isBasicExternal(inner) else { return }
+      if let value = knownValue(of: inner, known) {
+        sum += coefficient * value
+      } else {
+        complete = false
+      }
+    }
+    return complete ? sum : nil
+  }
+
+  /// The value of the basic external `symbol` if it is up to date or in `known`.
+  @inline(__always)
+  private func knownValue(of symbol: Int32, _ known: [Int32: Double]) -> Double? {
+    let variable = symbolVariable[Int(symbol)]
+    if variable >= 0 && !needsEvaluation[Int(variable)] { return cachedValue[Int(variable)] }
+    return known[symbol]
   }
 
   /// Marks the variables whose definitions refer, directly or not, to `symbol` as needing
