@@ -25,6 +25,28 @@ extension Solver {
     return lowest == .max ? nil : lowest
   }
 
+  /// Replaces each basic external variable of `row` by its definition, once (the definitions may
+  /// bring in other basic variables). Returns false when the row held none.
+  mutating func expandOneLevel(_ row: Int32) -> Bool {
+    var defined = takeScratch()
+    defer { returnScratch(defined) }
+    tableau.forEachCell(of: row) { symbol, _ in
+      if isBasicExternal(symbol) { defined.append(symbol) }
+    }
+    guard !defined.isEmpty else { return false }
+    for symbol in defined {
+      let coefficient = tableau.coefficient(of: symbol, in: row)
+      guard coefficient != 0 else { continue }
+      tableau.removeCell(for: symbol, from: row)
+      tableau.add(row: basicRow[Int(symbol)], times: coefficient, to: row)
+    }
+    return true
+  }
+
+  /// How many levels of definitions a new row is expanded by, looking for a variable to define,
+  /// before it is expanded fully.
+  var maximumExpansionLevels: Int { 16 }
+
   /// Replaces every basic external variable in `row` by its definition, recursively, so the row
   /// is over non-basic symbols only. Costs the size of the definitions it reaches.
   mutating func expandFully(_ row: Int32) {
@@ -141,19 +163,31 @@ extension Solver {
 
   /// Makes `subject` basic in `row`, keeping definitions as written: definitions that mention an
   /// external subject keep referring to it; every other row gets the row, expanded if needed.
+  ///
+  /// The expanded row is made only when a restricted or objective row needs it: a new variable's
+  /// definition usually has no other row to update, and expanding it would cost the whole depth
+  /// of the definitions it refers to (quadratic on deep trees).
   mutating func installKeepingDefinitions(_ row: Int32, subject: Int32) {
     let subjectIsExternal = symbolKind[Int(subject)] == .external
-    let expanded = referencesBasicExternals(row) ? expandedCopy(of: row) : row
     var targets = takeScratch()
     tableau.forEachRow(containing: subject) { target, _ in
-      if target != row && target != expanded { targets.append(target) }
+      if target != row { targets.append(target) }
     }
+    var expanded = RowRole.none
     var objectiveChanged = false
     for target in targets {
       let targetSubject = rowSubject[Int(target)]
       let isDefinition = targetSubject >= 0 && symbolKind[Int(targetSubject)] == .external
       if isDefinition && subjectIsExternal { continue }
-      let source = isDefinition ? row : expanded
+      let source: Int32
+      if isDefinition {
+        source = row
+      } else {
+        if expanded == RowRole.none {
+          expanded = referencesBasicExternals(row) ? expandedCopy(of: row) : row
+        }
+        source = expanded
+      }
       save(target)
       let coefficient = tableau.coefficient(of: subject, in: target)
       tableau.removeCell(for: subject, from: target)
@@ -166,7 +200,7 @@ extension Solver {
     }
     returnScratch(targets)
     if objectiveChanged { markCandidates(inRow: expanded) }
-    if expanded != row { dropRow(expanded) }
+    if expanded != RowRole.none && expanded != row { dropRow(expanded) }
   }
 
   // MARK: - Values

@@ -7,14 +7,22 @@ extension Solver {
     let (row, tag) = makeRow(for: constraint, owner: owner)
     if keepsDefinitions {
       // A new variable (or one nothing defines yet) becomes this row's subject, and the row its
-      // definition, as written. Otherwise the row is expanded for the textbook path.
-      while let external = lowestParametricExternal(in: row) {
-        resolveCycles(in: row, subject: external)
-        if tableau.coefficient(of: external, in: row) != 0 {
-          solve(row, for: external)
-          install(row, subject: external)
-          return tag
+      // definition, as written. When every variable of the row is already defined, the row is
+      // expanded one level of definitions at a time until a variable nothing defines turns up
+      // (closing a row of equal widths reaches the first width in two levels), and only when
+      // none does is it expanded fully, for the textbook path.
+      var levels = 0
+      while true {
+        while let external = lowestParametricExternal(in: row) {
+          resolveCycles(in: row, subject: external)
+          if tableau.coefficient(of: external, in: row) != 0 {
+            solve(row, for: external)
+            install(row, subject: external)
+            return tag
+          }
         }
+        guard levels < maximumExpansionLevels, expandOneLevel(row) else { break }
+        levels += 1
       }
       expandFully(row)
       if tableau.constant(of: row) < 0 { tableau.scale(row: row, by: -1) }
