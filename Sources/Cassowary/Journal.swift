@@ -24,6 +24,7 @@ struct Journal {
   var pendingSymbols: [Int32] = []
   var createdLevels: [Float] = []
   var pivotCount = 0
+  var breakpointsPassed = 0
 
   mutating func begin() {
     precondition(!isActive, "transactions do not nest")
@@ -60,6 +61,7 @@ extension Solver {
   mutating func beginTransaction() {
     journal.begin()
     journal.pivotCount = pivotCount
+    journal.breakpointsPassed = breakpointsPassed
   }
 
   /// Copies `row` into the log the first time the transaction is about to change it.
@@ -122,6 +124,7 @@ extension Solver {
     }
     infeasible.removeAll(keepingCapacity: true)
     pivotCount = journal.pivotCount
+    breakpointsPassed = journal.breakpointsPassed
     for priority in journal.createdLevels { levelRows[priority] = nil }
     var createdRows: [Int32] = []
     var createdSymbols: [Int32] = []

@@ -78,6 +78,9 @@ public struct SolverStatistics: Equatable, Sendable {
   public var priorityLevels: Int
   /// Pivots performed since the solver was made.
   public var pivots: Int
+  /// Breakpoints of optional constraints the primal simplex passed in long steps instead of
+  /// pivoting at each (each pass is a pivot inside one row, counted in ``pivots`` too).
+  public var breakpointsPassed: Int = 0
   /// Bytes held by the tableau storage.
   public var tableauBytes: Int
   /// Bytes held by the solver's other tables (symbols, variables, constraints, scratch, log).

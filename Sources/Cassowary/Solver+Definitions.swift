@@ -30,9 +30,7 @@ extension Solver {
   mutating func expandOneLevel(_ row: Int32) -> Bool {
     var defined = takeScratch()
     defer { returnScratch(defined) }
-    tableau.forEachCell(of: row) { symbol, _ in
-      if isBasicExternal(symbol) { defined.append(symbol) }
-    }
+    appendBasicExternals(of: row, to: &defined)
     guard !defined.isEmpty else { return false }
     for symbol in defined {
       let coefficient = tableau.coefficient(of: symbol, in: row)
@@ -65,9 +63,7 @@ extension Solver {
     nextVisitEpoch()
     var order = takeScratch()
     var stack = takeScratch()
-    tableau.forEachCell(of: row) { symbol, _ in
-      if selects(symbol, downstreamOf: subject) { stack.append(symbol) }
-    }
+    appendSelected(of: row, downstreamOf: subject, to: &stack)
     // Depth first; `~symbol` on the stack means "all of symbol's dependencies are done".
     while let top = stack.popLast() {
       if top < 0 {
@@ -77,11 +73,7 @@ extension Solver {
       guard visitMark[Int(top)] != visitEpoch else { continue }
       visitMark[Int(top)] = visitEpoch
       stack.append(~top)
-      tableau.forEachCell(of: basicRow[Int(top)]) { inner, _ in
-        if visitMark[Int(inner)] != visitEpoch && selects(inner, downstreamOf: subject) {
-          stack.append(inner)
-        }
-      }
+      appendSelected(of: basicRow[Int(top)], downstreamOf: subject, to: &stack)
     }
     for symbol in order.reversed() {
       let coefficient = tableau.coefficient(of: symbol, in: row)
@@ -102,6 +94,34 @@ extension Solver {
     }
     if visitMark.count < symbolKind.count {
       visitMark.append(contentsOf: repeatElement(0, count: symbolKind.count - visitMark.count))
+    }
+  }
+
+  // The helpers below that walk a row or a column are not `mutating`: a closure that captured a
+  // mutable `self` while the tableau is being read would make the compiler copy the whole solver.
+
+  /// Appends the basic external symbols of `row` to `buffer`.
+  func appendBasicExternals(of row: Int32, to buffer: inout [Int32]) {
+    tableau.forEachCell(of: row) { symbol, _ in
+      if isBasicExternal(symbol) { buffer.append(symbol) }
+    }
+  }
+
+  /// Appends the symbols of `row` that ``expand(_:downstreamOf:)`` replaces and has not visited.
+  private func appendSelected(of row: Int32, downstreamOf subject: Int32, to buffer: inout [Int32])
+  {
+    tableau.forEachCell(of: row) { symbol, _ in
+      if visitMark[Int(symbol)] != visitEpoch && selects(symbol, downstreamOf: subject) {
+        buffer.append(symbol)
+      }
+    }
+  }
+
+  /// Appends the external subjects of the definitions that hold `symbol`.
+  func appendDefinitions(holding symbol: Int32, to buffer: inout [Int32]) {
+    tableau.forEachRow(containing: symbol) { row, _ in
+      let defined = rowSubject[Int(row)]
+      if defined >= 0, symbolKind[Int(defined)] == .external { buffer.append(defined) }
     }
   }
 
@@ -130,6 +150,10 @@ extension Solver {
   /// Before `row` becomes the definition of `subject`: expands out of it every basic variable
   /// whose definition depends on `subject`, so that no cycle forms. Usually the subject is new
   /// and nothing depends on it.
+  ///
+  /// The definitions that can close a cycle are found by walking upstream from the row (what it
+  /// refers to, usually a handful of definitions), not downstream from the subject (everything
+  /// that depends on it: on a form, every row below).
   mutating func resolveCycles(in row: Int32, subject: Int32) {
     guard tableau.rowCount(containing: subject) > 1 else { return }  // only `row` holds it
     markEpoch &+= 1
@@ -138,27 +162,38 @@ extension Solver {
       markEpoch = 1
     }
     while symbolMark.count < symbolKind.count { symbolMark.append(0) }
-    // Mark everything downstream of the subject.
-    var frontier = takeScratch()
-    var downstream = 0
-    frontier.append(subject)
-    symbolMark[Int(subject)] = markEpoch
-    while let symbol = frontier.popLast() {
-      tableau.forEachRow(containing: symbol) { dependent, _ in
-        let defined = rowSubject[Int(dependent)]
-        if defined >= 0, symbolKind[Int(defined)] == .external,
-          symbolMark[Int(defined)] != markEpoch
-        {
-          symbolMark[Int(defined)] = markEpoch
-          frontier.append(defined)
-          downstream += 1
+    nextVisitEpoch()
+    // Depth first; `~symbol` on the stack means "symbol's dependencies are done": it is marked
+    // when its definition mentions the subject or a marked definition.
+    var stack = takeScratch()
+    defer { returnScratch(stack) }
+    appendBasicExternals(of: row, to: &stack)
+    var found = false
+    while let top = stack.popLast() {
+      if top < 0 {
+        let definition = basicRow[Int(~top)]
+        if tableau.coefficient(of: subject, in: definition) != 0 || refersToMarked(definition) {
+          symbolMark[Int(~top)] = markEpoch
+          found = true
         }
+        continue
       }
+      guard visitMark[Int(top)] != visitEpoch else { continue }
+      visitMark[Int(top)] = visitEpoch
+      stack.append(~top)
+      appendBasicExternals(of: basicRow[Int(top)], to: &stack)
     }
-    returnScratch(frontier)
-    guard downstream > 0 else { return }
-    // Expand those out of the row.
-    expand(row, downstreamOf: subject)
+    // Expand the marked ones out of the row.
+    if found { expand(row, downstreamOf: subject) }
+  }
+
+  /// Whether `row` mentions a basic external marked in `symbolMark`.
+  func refersToMarked(_ row: Int32) -> Bool {
+    var found = false
+    tableau.forEachCell(of: row) { symbol, _ in
+      if !found && isBasicExternal(symbol) && symbolMark[Int(symbol)] == markEpoch { found = true }
+    }
+    return found
   }
 
   /// Makes `subject` basic in `row`, keeping definitions as written: definitions that mention an
@@ -222,20 +257,9 @@ extension Solver {
         stack.removeLast()
         continue
       }
-      let row = basicRow[Int(symbol)]
-      var sum = tableau.constant(of: row)
-      var waiting = false
-      tableau.forEachCell(of: row) { inner, coefficient in
-        guard isBasicExternal(inner) else { return }
-        let dependency = symbolVariable[Int(inner)]
-        if needsEvaluation[Int(dependency)] {
-          stack.append(dependency)
-          waiting = true
-        } else {
-          sum += coefficient * cachedValue[Int(dependency)]
-        }
-      }
-      if !waiting {
+      let depth = stack.count
+      let sum = cachedSum(of: basicRow[Int(symbol)], pushingStale: &stack)
+      if stack.count == depth {
         cachedValue[Int(current)] = sum
         needsEvaluation[Int(current)] = false
         stack.removeLast()
@@ -243,6 +267,22 @@ extension Solver {
     }
     returnScratch(stack)
     return cachedValue[Int(variable)]
+  }
+
+  /// The value of definition `row` from the cached values of the variables it refers to; those
+  /// whose values are stale are pushed onto `stack` instead (the sum is then incomplete).
+  private func cachedSum(of row: Int32, pushingStale stack: inout [Int32]) -> Double {
+    var sum = tableau.constant(of: row)
+    tableau.forEachCell(of: row) { inner, coefficient in
+      guard isBasicExternal(inner) else { return }
+      let dependency = symbolVariable[Int(inner)]
+      if needsEvaluation[Int(dependency)] {
+        stack.append(dependency)
+      } else {
+        sum += coefficient * cachedValue[Int(dependency)]
+      }
+    }
+    return sum
   }
 
   /// The value of `symbol` without updating any cache (for the non-mutating ``value(of:)``).
@@ -300,11 +340,12 @@ extension Solver {
   /// evaluation (and reporting). The set of such variables is kept closed downstream.
   mutating func propagateChange(from symbol: Int32) {
     var frontier = takeScratch()
+    var dependents = takeScratch()
     frontier.append(symbol)
     while let current = frontier.popLast() {
-      tableau.forEachRow(containing: current) { row, _ in
-        let defined = rowSubject[Int(row)]
-        guard defined >= 0, symbolKind[Int(defined)] == .external else { return }
+      dependents.removeAll(keepingCapacity: true)
+      appendDefinitions(holding: current, to: &dependents)
+      for defined in dependents {
         let variable = symbolVariable[Int(defined)]
         if !needsEvaluation[Int(variable)] {
           needsEvaluation[Int(variable)] = true
@@ -316,6 +357,7 @@ extension Solver {
         }
       }
     }
+    returnScratch(dependents)
     returnScratch(frontier)
   }
 

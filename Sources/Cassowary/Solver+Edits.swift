@@ -105,6 +105,7 @@ extension Solver {
       addObjectiveEffects(of: record.tag, sign: -1)
       var tag = record.tag
       tag.priority = priority.rawValue
+      pair(tag.marker, tag.other, priority: tag.priority)
       addObjectiveEffects(of: tag, sign: 1)
       retainLevel(tag.priority)
       releaseLevel(record.tag.priority)

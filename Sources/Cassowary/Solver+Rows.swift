@@ -85,6 +85,7 @@ extension Solver {
         tag = Tag(marker: positive, other: negative, markerCoefficient: -1, priority: priority)
       }
     }
+    if tag.other >= 0 { pair(tag.marker, tag.other, priority: priority) }
     if tableau.constant(of: row) < 0 { tableau.scale(row: row, by: -1) }
     return (row, tag)
   }
@@ -148,25 +149,31 @@ extension Solver {
       // Still basic at zero: pivot it out for any slack or error in its row.
       // Still basic, at zero: pivot it out (a slack or error first, then an external, then a
       // dummy of a redundant equality), or drop its row if the constraint was redundant.
-      var best: (rank: Int, symbol: Int32)? = nil
-      tableau.forEachCell(of: basic) { symbol, _ in
-        let rank: Int
-        switch symbolKind[Int(symbol)] {
-        case .slack, .error: rank = 0
-        case .external: rank = 1
-        case .dummy: rank = 2
-        case .free: return
-        }
-        if best == nil || (rank, symbol) < (best!.rank, best!.symbol) { best = (rank, symbol) }
-      }
-      if let best {
-        pivot(entering: best.symbol, row: basic)
+      if let entering = replacementForArtificial(in: basic) {
+        pivot(entering: entering, row: basic)
       } else {
         dropRow(basic)
       }
     }
     purge(artificial)
     releaseSymbol(artificial)
+  }
+
+  /// The symbol to pivot into the row of an artificial variable that is still basic at zero: a
+  /// slack or error first, then an external, then a dummy; ties to the lowest id.
+  func replacementForArtificial(in row: Int32) -> Int32? {
+    var best: (rank: Int, symbol: Int32)? = nil
+    tableau.forEachCell(of: row) { symbol, _ in
+      let rank: Int
+      switch symbolKind[Int(symbol)] {
+      case .slack, .error: rank = 0
+      case .external: rank = 1
+      case .dummy: rank = 2
+      case .free: return
+      }
+      if best == nil || (rank, symbol) < (best!.rank, best!.symbol) { best = (rank, symbol) }
+    }
+    return best?.symbol
   }
 
   /// Adds (`sign` 1) or removes (`sign` -1) a constraint's errors in its level's objective row.
@@ -233,15 +240,20 @@ extension Solver {
   /// definitions that mention the entering marker (that would define it by itself).
   mutating func expandDefinitions(containing marker: Int32) {
     var rows = takeScratch()
-    tableau.forEachRow(containing: marker) { row, _ in
-      let subject = rowSubject[Int(row)]
-      if subject >= 0, symbolKind[Int(subject)] == .external { rows.append(row) }
-    }
+    appendDefinitionRows(holding: marker, to: &rows)
     for row in rows where referencesBasicExternals(row) {
       save(row)
       expandFully(row)
     }
     returnScratch(rows)
+  }
+
+  /// Appends the rows holding `symbol` that are definitions (rows of external subjects).
+  func appendDefinitionRows(holding symbol: Int32, to buffer: inout [Int32]) {
+    tableau.forEachRow(containing: symbol) { row, _ in
+      let subject = rowSubject[Int(row)]
+      if subject >= 0, symbolKind[Int(subject)] == .external { buffer.append(row) }
+    }
   }
 
   /// The row to pivot a non-basic marker into before its constraint's row is dropped: a row of

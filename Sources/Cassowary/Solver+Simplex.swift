@@ -17,12 +17,16 @@ extension Solver {
 
   /// Primal simplex on the lexicographic objective: while some non-basic symbol's reduced-cost
   /// vector leads with a negative entry, pivot it in (the lowest such id: Bland's rule).
+  ///
+  /// The ratio test takes long steps past the breakpoints of optional constraints (see
+  /// ``longStepLeavingRow(for:direction:)``).
   mutating func optimize() {
     while let (entering, direction) = nextEnteringSymbol() {
-      guard let (row, _) = leavingRow(for: entering, direction: direction) else {
+      guard let row = longStepLeavingRow(for: entering, direction: direction) else {
         preconditionFailure("the objective is unbounded: the tableau is corrupt")
       }
       pivot(entering: entering, row: row)
+      flipCrossedBreakpoints()
     }
     tableau.compactIfWasteful()
   }

@@ -79,13 +79,15 @@ extension Solver {
     return SolverStatistics(
       constraints: constraintCount, variables: liveVariables, symbols: liveSymbols, rows: rows,
       cells: tableau.totalCells, maximumRowCells: maximumRowCells,
-      priorityLevels: levelRows.count, pivots: pivotCount, tableauBytes: tableau.bytes,
+      priorityLevels: levelRows.count, pivots: pivotCount,
+      breakpointsPassed: breakpointsPassed, tableauBytes: tableau.bytes,
       bookkeepingBytes: bookkeepingBytes)
   }
 
   private var bookkeepingBytes: Int {
     func size<T>(_ array: [T]) -> Int { array.capacity * MemoryLayout<T>.stride }
     return size(symbolKind) + size(basicRow) + size(symbolOwner) + size(symbolVariable)
+      + size(symbolPartner) + size(symbolLevel)
       + size(isCandidate) + size(freeSymbols) + size(rowSubject) + size(rowPriority)
       + size(variableSymbol) + size(variableUses) + size(reportedValue) + size(isValueDirty)
       + size(dirtyVariables) + size(edits) + size(records) + size(infeasible)

@@ -17,6 +17,10 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   var symbolKind: [SymbolKind] = []
   var basicRow: [Int32] = []
   var symbolOwner: [Int32] = []  // the constraint whose marker it is, or -1
+  /// The other symbol of an optional constraint's slack/error or error/error pair, or -1.
+  var symbolPartner: [Int32] = []
+  /// The priority level of an optional constraint's slack or error (0 otherwise).
+  var symbolLevel: [Float] = []
   var symbolVariable: [Int32] = []  // the variable of an external symbol, or -1
   var isCandidate: [Bool] = []
   var freeSymbols: [Int32] = []
@@ -48,6 +52,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   var batchDepth = 0
   var needsOptimize = false
   var pivotCount = 0
+  var breakpointsPassed = 0
   var journal = Journal()
 
   // Scratch buffers, kept to avoid allocating per operation.
@@ -61,6 +66,8 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   var cachedValue: [Double] = []
   var needsEvaluation: [Bool] = []
   var scratchCosts: [LevelCost] = []
+  var scratchBreakpoints: [Breakpoint] = []
+  var crossedRows: [Int32] = []
   var bestCosts: [LevelCost] = []
 
   /// A solver keeping its tableau in `tableau`.
@@ -182,6 +189,8 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
       symbolKind.append(.free)
       basicRow.append(RowRole.none)
       symbolOwner.append(-1)
+      symbolPartner.append(-1)
+      symbolLevel.append(0)
       symbolVariable.append(-1)
       isCandidate.append(false)
     }
@@ -207,6 +216,8 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     tableau.releaseSymbol(symbol)
     symbolKind[Int(symbol)] = .free
     symbolOwner[Int(symbol)] = -1
+    symbolPartner[Int(symbol)] = -1
+    symbolLevel[Int(symbol)] = 0
     basicRow[Int(symbol)] = RowRole.none
     freeSymbols.append(symbol)
     liveSymbols -= 1
@@ -218,6 +229,8 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     symbolKind = []
     basicRow = []
     symbolOwner = []
+    symbolPartner = []
+    symbolLevel = []
     symbolVariable = []
     isCandidate = []
     freeSymbols = []

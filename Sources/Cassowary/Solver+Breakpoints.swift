@@ -1,0 +1,156 @@
+/// The long-step ratio test of the primal simplex: passing breakpoints instead of pivoting at each.
+///
+/// An optional constraint's slack and error (or its two errors) form a pair whose difference is
+/// the constraint's expression. When the entering symbol drives the basic member of a pair to
+/// zero, the textbook simplex pivots there, and the next iteration moves on to the partner. On a
+/// form whose labels align, all `n` hugging rows share the entering symbol's column, the optimum
+/// lies past `n` such breakpoints, and each of those pivots rewrites `n` rows: quadratic. Here the
+/// ratio test walks the breakpoints in order and passes each one whose crossing still leaves the
+/// move improving (lexicographically: the pair's cost is added at its level); it pivots once, at
+/// the first breakpoint it cannot pass, and then swaps each passed pair inside its own row, which
+/// touches only that row and the objective (the bound flipping of revised-simplex codes).
+extension Solver {
+  /// Records that `first` and `second` are the two symbols of one optional constraint at
+  /// `priority`.
+  mutating func pair(_ first: Int32, _ second: Int32, priority: Float) {
+    symbolPartner[Int(first)] = second
+    symbolPartner[Int(second)] = first
+    symbolLevel[Int(first)] = priority
+    symbolLevel[Int(second)] = priority
+  }
+
+  /// The row to pivot `entering` into, moving in `direction`. Rows it passes on the way are left
+  /// in `crossedRows` for ``flipCrossedBreakpoints()``.
+  mutating func longStepLeavingRow(for entering: Int32, direction: Double) -> Int32? {
+    crossedRows.removeAll(keepingCapacity: true)
+    var breakpoints = scratchBreakpoints
+    scratchBreakpoints = []
+    defer { scratchBreakpoints = breakpoints }
+    breakpoints.removeAll(keepingCapacity: true)
+    appendBreakpoints(of: entering, direction: direction, to: &breakpoints)
+    guard var first = breakpoints.first else { return nil }
+    for breakpoint in breakpoints.dropFirst() where breakpoint.precedes(first) {
+      first = breakpoint
+    }
+    guard flipPartner(of: first) != nil else { return first.row }
+    breakpoints.sort { $0.precedes($1) }
+    var costs = scratchCosts
+    scratchCosts = []
+    defer { scratchCosts = costs }
+    reducedCost(of: entering, into: &costs)
+    for index in costs.indices { costs[index].value *= direction }
+    var leaving = breakpoints[breakpoints.count - 1]
+    for breakpoint in breakpoints {
+      guard let partner = flipPartner(of: breakpoint) else {
+        leaving = breakpoint
+        break
+      }
+      let units = pairCost(breakpoint.subject, partner)
+      addCost(-breakpoint.rate * units, at: symbolLevel[Int(breakpoint.subject)], to: &costs)
+      guard leadsNegative(costs) else {
+        leaving = breakpoint
+        break
+      }
+      crossedRows.append(breakpoint.row)
+    }
+    if crossedRows.last == leaving.row { crossedRows.removeLast() }
+    // A step that moves nothing (ratio 0) is the textbook one, so that Bland's rule still
+    // prevents cycling; a long step strictly improves the objective.
+    guard leaving.ratio > valueTolerance else {
+      crossedRows.removeAll(keepingCapacity: true)
+      return first.row
+    }
+    return leaving.row
+  }
+
+  /// After the pivot of a long step: in each passed row, the basic member of the pair is now
+  /// negative; its partner, which appears nowhere else, takes its place and is positive.
+  mutating func flipCrossedBreakpoints() {
+    var rows = crossedRows
+    crossedRows = []
+    defer { crossedRows = rows }
+    for row in rows where tableau.constant(of: row) < -valueTolerance {
+      let subject = rowSubject[Int(row)]
+      guard subject >= 0 else { continue }
+      let partner = symbolPartner[Int(subject)]
+      guard partner >= 0, basicRow[Int(partner)] < 0,
+        tableau.coefficient(of: partner, in: row) > 0
+      else { continue }
+      pivot(entering: partner, row: row)
+      breakpointsPassed += 1
+    }
+    rows.removeAll(keepingCapacity: true)
+  }
+
+  /// Appends the rows that block `entering` moving in `direction`: restricted rows whose subject
+  /// decreases, and rows of dummies, which block at once.
+  func appendBreakpoints(of entering: Int32, direction: Double, to buffer: inout [Breakpoint]) {
+    tableau.forEachRow(containing: entering) { row, coefficient in
+      let subject = rowSubject[Int(row)]
+      guard subject >= 0, symbolKind[Int(subject)] != .external else { return }
+      let rate = coefficient * direction
+      if symbolKind[Int(subject)] == .dummy {
+        buffer.append(Breakpoint(ratio: 0, subject: subject, row: row, rate: rate))
+      } else if rate < 0 {
+        let ratio = -tableau.constant(of: row) / rate
+        buffer.append(Breakpoint(ratio: ratio, subject: subject, row: row, rate: rate))
+      }
+    }
+  }
+
+  /// The partner that can take the place of `breakpoint`'s subject in its row: the other symbol
+  /// of the subject's optional constraint, non-basic, with coefficient 1 in the row and in no
+  /// other row but the objective's, so that swapping the two touches nothing else.
+  func flipPartner(of breakpoint: Breakpoint) -> Int32? {
+    let subject = breakpoint.subject
+    let kind = symbolKind[Int(subject)]
+    guard kind == .slack || kind == .error else { return nil }
+    let partner = symbolPartner[Int(subject)]
+    guard partner >= 0, basicRow[Int(partner)] < 0 else { return nil }
+    guard abs(tableau.coefficient(of: partner, in: breakpoint.row) - 1) <= 1e-9 else { return nil }
+    var alone = true
+    tableau.forEachRow(containing: partner) { row, _ in
+      if row != breakpoint.row && rowSubject[Int(row)] != RowRole.objective { alone = false }
+    }
+    return alone ? partner : nil
+  }
+
+  /// The objective weight of a pair at its level: one per error (a slack costs nothing).
+  func pairCost(_ first: Int32, _ second: Int32) -> Double {
+    (symbolKind[Int(first)] == .error ? 1 : 0) + (symbolKind[Int(second)] == .error ? 1 : 0)
+  }
+
+  /// Adds `amount` to the entry at `priority` of a cost vector ordered from the highest priority.
+  func addCost(_ amount: Double, at priority: Float, to costs: inout [LevelCost]) {
+    var index = 0
+    while index < costs.count && costs[index].priority > priority { index += 1 }
+    if index < costs.count && costs[index].priority == priority {
+      let old = costs[index].value
+      let sum = old + amount
+      costs[index].value = isNearZero(sum, relativeTo: max(abs(old), abs(amount))) ? 0 : sum
+    } else {
+      costs.insert(LevelCost(priority: priority, value: amount), at: index)
+    }
+  }
+
+  /// Whether the first non-zero entry of a cost vector is negative: moving still improves.
+  func leadsNegative(_ costs: [LevelCost]) -> Bool {
+    for cost in costs where cost.value != 0 { return cost.value < 0 }
+    return false
+  }
+}
+
+/// A row that blocks the entering symbol: where its subject reaches zero.
+struct Breakpoint {
+  /// How far the entering symbol moves before the subject reaches zero.
+  var ratio: Double
+  var subject: Int32
+  var row: Int32
+  /// The subject's change per unit move of the entering symbol (negative).
+  var rate: Double
+
+  /// The ratio test's order: the smaller ratio, then the lower subject id.
+  func precedes(_ other: Breakpoint) -> Bool {
+    ratio < other.ratio || (ratio == other.ratio && subject < other.subject)
+  }
+}

@@ -1,0 +1,114 @@
+import Cassowary
+import PropertyBased
+import Testing
+
+/// The primal simplex passes the breakpoints of optional constraints in long steps. These tests
+/// check the answers it reaches that way, and that it does take long steps where they apply.
+@Suite struct LongStepTests {
+  /// Label widths of a form whose labels align: one shared width, hugging each label at 251 and
+  /// resisting compression at 750. The widest label wins, past every narrower one.
+  static func alignedLabels(_ count: Int) -> [Double] {
+    var state: UInt64 = 0x2545_F491_4F6C_DD1D
+    return (0..<count).map { _ in
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Double(40 + (state >> 33) % 200)
+    }
+  }
+
+  func addLabels(
+    _ widths: [Double], sharing width: Variable, to solver: inout some LayoutSolver
+  ) throws {
+    try solver.batch { (solver) throws(SolverError) in
+      for (index, intrinsic) in widths.enumerated() {
+        let constant = LinearExpression(constant: intrinsic)
+        try solver.add(ConstraintID(2 * index), (width <= constant).at(251))
+        try solver.add(ConstraintID(2 * index + 1), (width >= constant).at(750))
+      }
+    }
+  }
+
+  @Test(arguments: SolverKind.allCases)
+  func theWidestLabelWinsInLongSteps(kind: SolverKind) throws {
+    var solver = kind.make()
+    let width = Variable(0)
+    let widths = Self.alignedLabels(300)
+    try addLabels(widths, sharing: width, to: &solver)
+    #expect(solver.value(of: width) == widths.max()!)
+    // Without long steps each narrower label would be a pivot of its own.
+    #expect(solver.statistics.breakpointsPassed > 0)
+  }
+
+  /// A required cap stops the step where it binds: breakpoints past it are not passed.
+  @Test(arguments: SolverKind.allCases)
+  func aRequiredBoundStopsTheStep(kind: SolverKind) throws {
+    var solver = kind.make()
+    let width = Variable(0)
+    let widths = Self.alignedLabels(100)
+    try solver.add(ConstraintID(10_000), width <= 120)
+    try addLabels(widths, sharing: width, to: &solver)
+    #expect(solver.value(of: width) == 120)
+  }
+
+  /// A stronger optional constraint stops the step too: crossing it would make the move worse.
+  @Test(arguments: SolverKind.allCases)
+  func aStrongerLevelStopsTheStep(kind: SolverKind) throws {
+    var solver = kind.make()
+    let width = Variable(0)
+    let widths = Self.alignedLabels(100)
+    try solver.add(ConstraintID(10_000), (width == 150).at(800))
+    try addLabels(widths, sharing: width, to: &solver)
+    #expect(solver.value(of: width) == 150)
+    // Remove it and the widest label wins again.
+    try solver.remove(ConstraintID(10_000))
+    #expect(solver.value(of: width) == widths.max()!)
+  }
+
+  /// Random systems rich in breakpoints (many optional constraints on few variables, added in
+  /// one batch so that one optimization crosses many of them) reach the lexicographic optimum
+  /// the reference LP finds, on both solvers alike.
+  @Test func breakpointRichSystemsReachTheOptimum() async {
+    var passed = 0
+    await propertyCheck(count: propertyCaseCount(200), input: Gen.uint64(in: 0...UInt64.max)) {
+      seed in
+      var random = SeededGenerator(seed: seed)
+      let variableCount = Int.random(in: 1...3, using: &random)
+      var constraints: [(ConstraintID, Constraint)] = []
+      for index in 0..<Int.random(in: 5...40, using: &random) {
+        var expression = LinearExpression(
+          [Term(Variable(Int.random(in: 0..<variableCount, using: &random)))])
+        if Int.random(in: 0..<4, using: &random) == 0 {
+          expression.terms.append(
+            Term(Variable(Int.random(in: 0..<variableCount, using: &random)), -1))
+        }
+        expression.constant = Double(Int.random(in: -100...100, using: &random))
+        let relation = [Relation.equal, .lessThanOrEqual, .greaterThanOrEqual]
+          .randomElement(using: &random)!
+        let priority = [Priority(250), 251, 750, 999].randomElement(using: &random)!
+        let constraint = Constraint(expression, relation, priority: priority)
+        constraints.append((ConstraintID(index), constraint))
+      }
+      for index in 0..<variableCount {
+        let id = ConstraintID(constraints.count)
+        let stay = (Variable(index) == LinearExpression(constant: Double(index)))
+          .at(Priority(Float(1 + index)) / 4)
+        constraints.append((id, stay))
+      }
+      var sparse = SparseSolver()
+      var dense = DenseSolver()
+      #expect(throws: Never.self, "seed \(seed)") {
+        try sparse.batch { (solver) throws(SolverError) in
+          for (id, constraint) in constraints { try solver.add(id, constraint) }
+        }
+        try dense.batch { (solver) throws(SolverError) in
+          for (id, constraint) in constraints { try solver.add(id, constraint) }
+        }
+      }
+      let system = RandomSystem(variableCount: variableCount, constraints: constraints)
+      expectSameValues(sparse, dense, variables: variableCount, seed: seed, "sparse/dense")
+      expectOptimal(sparse, system, seed: seed)
+      passed += sparse.statistics.breakpointsPassed
+    }
+    // The systems exercise the long step, not only the textbook one.
+    #expect(passed > 0)
+  }
+}
