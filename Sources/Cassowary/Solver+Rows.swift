@@ -104,7 +104,35 @@ extension Solver {
         return symbol
       }
     }
-    return RowRole.none
+    return freeRestrictedSymbol(in: row)
+  }
+
+  /// A slack or error of `row` with a negative coefficient that no other restricted row holds
+  /// (only definitions and the objective may): made basic, it takes a non-negative value and
+  /// moves no other slack or error, so the new row needs no phase one. The lowest priority
+  /// level first (a required slack costs nothing), then the lowest id; -1 when there is none.
+  func freeRestrictedSymbol(in row: Int32) -> Int32 {
+    var best: (level: Float, symbol: Int32)? = nil
+    tableau.forEachCell(of: row) { symbol, coefficient in
+      let kind = symbolKind[Int(symbol)]
+      guard coefficient < 0, kind == .slack || kind == .error else { return }
+      let level = symbolLevel[Int(symbol)]
+      if let best, (best.level, best.symbol) < (level, symbol) { return }
+      if isAloneAmongRestrictedRows(symbol, in: row) { best = (level, symbol) }
+    }
+    return best?.symbol ?? RowRole.none
+  }
+
+  /// Whether `row` is the only restricted row (of a slack, error or dummy) holding `symbol`. A
+  /// long column counts as not alone, to keep the check cheap.
+  func isAloneAmongRestrictedRows(_ symbol: Int32, in row: Int32) -> Bool {
+    guard tableau.rowCount(containing: symbol) <= 64 else { return false }
+    var alone = true
+    tableau.forEachRow(containing: symbol) { other, _ in
+      let subject = rowSubject[Int(other)]
+      if other != row && subject >= 0 && symbolKind[Int(subject)] != .external { alone = false }
+    }
+    return alone
   }
 
   func holdsOnlyDummies(_ row: Int32) -> Bool {
