@@ -19,9 +19,15 @@ extension Solver {
     symbolLevel[Int(second)] = priority
   }
 
-  /// The row to pivot `entering` into, moving in `direction`. Rows it passes on the way are left
-  /// in `crossedRows` for ``flipCrossedBreakpoints()``.
-  mutating func longStepLeavingRow(for entering: Int32, direction: Double) -> Int32? {
+  /// The row to pivot `entering` into, moving in `direction`, and how far it moves. Rows it
+  /// passes on the way are left in `crossedRows` for ``flipCrossedBreakpoints()``.
+  ///
+  /// In phase one (`minimizingArtificial`) the objective is the artificial variable, which no
+  /// pair's swap changes (a partner in its row cannot be swapped), so every breakpoint that can
+  /// be passed is, up to the first that cannot: usually the artificial row itself.
+  mutating func longStepLeavingRow(
+    for entering: Int32, direction: Double, minimizingArtificial: Bool = false
+  ) -> (row: Int32, ratio: Double)? {
     crossedRows.removeAll(keepingCapacity: true)
     var breakpoints = scratchBreakpoints
     scratchBreakpoints = []
@@ -32,7 +38,7 @@ extension Solver {
     for breakpoint in breakpoints.dropFirst() where breakpoint.precedes(first) {
       first = breakpoint
     }
-    guard flipPartner(of: first) != nil else { return first.row }
+    guard flipPartner(of: first) != nil else { return (first.row, first.ratio) }
     breakpoints.sort { $0.precedes($1) }
     var costs = scratchCosts
     scratchCosts = []
@@ -45,11 +51,13 @@ extension Solver {
         leaving = breakpoint
         break
       }
-      let units = pairCost(breakpoint.subject, partner)
-      addCost(-breakpoint.rate * units, at: symbolLevel[Int(breakpoint.subject)], to: &costs)
-      guard leadsNegative(costs) else {
-        leaving = breakpoint
-        break
+      if !minimizingArtificial {
+        let units = pairCost(breakpoint.subject, partner)
+        addCost(-breakpoint.rate * units, at: symbolLevel[Int(breakpoint.subject)], to: &costs)
+        guard leadsNegative(costs) else {
+          leaving = breakpoint
+          break
+        }
       }
       crossedRows.append(breakpoint.row)
     }
@@ -58,9 +66,9 @@ extension Solver {
     // prevents cycling; a long step strictly improves the objective.
     guard leaving.ratio > valueTolerance else {
       crossedRows.removeAll(keepingCapacity: true)
-      return first.row
+      return (first.row, first.ratio)
     }
-    return leaving.row
+    return (leaving.row, leaving.ratio)
   }
 
   /// After the pivot of a long step: in each passed row, the basic member of the pair is now

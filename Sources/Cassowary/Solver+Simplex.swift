@@ -22,7 +22,7 @@ extension Solver {
   /// ``longStepLeavingRow(for:direction:)``).
   mutating func optimize() {
     while let (entering, direction) = nextEnteringSymbol() {
-      guard let row = longStepLeavingRow(for: entering, direction: direction) else {
+      guard let (row, _) = longStepLeavingRow(for: entering, direction: direction) else {
         preconditionFailure("the objective is unbounded: the tableau is corrupt")
       }
       pivot(entering: entering, row: row)
@@ -58,29 +58,6 @@ extension Solver {
     return (priority, cost)
   }
 
-  /// The ratio test: the restricted row that first reaches zero as `entering` moves in
-  /// `direction`; ties go to the lowest subject id. A row whose subject is a dummy (a redundant
-  /// required equality) is fixed at zero and blocks a move in either direction.
-  func leavingRow(for entering: Int32, direction: Double) -> (row: Int32, ratio: Double)? {
-    var best: (ratio: Double, subject: Int32, row: Int32)? = nil
-    tableau.forEachRow(containing: entering) { row, coefficient in
-      let subject = rowSubject[Int(row)]
-      guard subject >= 0, symbolKind[Int(subject)] != .external else { return }
-      let rate = coefficient * direction
-      let ratio: Double
-      if symbolKind[Int(subject)] == .dummy {
-        ratio = 0
-      } else {
-        guard rate < 0 else { return }
-        ratio = -tableau.constant(of: row) / rate
-      }
-      if best == nil || ratio < best!.ratio || (ratio == best!.ratio && subject < best!.subject) {
-        best = (ratio, subject, row)
-      }
-    }
-    return best.map { ($0.row, $0.ratio) }
-  }
-
   /// Phase one: minimizes the artificial objective `row` (a scalar row).
   ///
   /// Of the symbols that reduce it, the one cheapest to move in the real objective enters (its
@@ -107,10 +84,13 @@ extension Solver {
           direction = cell.coefficient < 0 ? 1 : -1
         }
       }
-      guard entering != .max, let (row, ratio) = leavingRow(for: entering, direction: direction)
+      guard entering != .max,
+        let (row, ratio) = longStepLeavingRow(
+          for: entering, direction: direction, minimizingArtificial: true)
       else { return }
       degenerateRun = ratio <= valueTolerance ? degenerateRun + 1 : 0
       pivot(entering: entering, row: row)
+      flipCrossedBreakpoints()
     }
   }
 
