@@ -163,35 +163,85 @@ extension Solver {
     }
     while symbolMark.count < symbolKind.count { symbolMark.append(0) }
     nextVisitEpoch()
-    // Depth first; `~symbol` on the stack means "symbol's dependencies are done": it is marked
-    // when its definition mentions the subject or a marked definition.
+    var marks = symbolMark
+    var visits = visitMark
     var stack = takeScratch()
-    defer { returnScratch(stack) }
+    symbolMark = []
+    visitMark = []
+    let found = markUpstream(of: row, reaching: subject, &marks, &visits, &stack)
+    symbolMark = marks
+    visitMark = visits
+    returnScratch(stack)
+    switch found {
+    case false?: return
+    case true?: break
+    case nil:
+      // Too much upstream (the row refers to the end of a long chain): mark downstream of the
+      // subject instead.
+      markEpoch &+= 1
+      if markEpoch == 0 {
+        for index in symbolMark.indices { symbolMark[index] = 0 }
+        markEpoch = 1
+      }
+      var frontier = takeScratch()
+      var dependents = takeScratch()
+      frontier.append(subject)
+      symbolMark[Int(subject)] = markEpoch
+      while let symbol = frontier.popLast() {
+        dependents.removeAll(keepingCapacity: true)
+        appendDefinitions(holding: symbol, to: &dependents)
+        for defined in dependents where symbolMark[Int(defined)] != markEpoch {
+          symbolMark[Int(defined)] = markEpoch
+          frontier.append(defined)
+        }
+      }
+      returnScratch(dependents)
+      returnScratch(frontier)
+    }
+    // Expand the marked ones out of the row.
+    expand(row, downstreamOf: subject)
+  }
+
+  /// How many definitions ``resolveCycles(in:subject:)`` walks upstream of a row before it
+  /// looks downstream of the subject instead.
+  var upstreamWalkLimit: Int { 64 }
+
+  /// Walks the definitions upstream of `row`, depth first, and marks (in `marks`) each whose
+  /// definition mentions `subject` or a marked definition; returns whether any was, or nil
+  /// past ``upstreamWalkLimit`` definitions (the marks are then incomplete). Not
+  /// `mutating`, with the tables it writes passed in, so that the compiler does not copy the
+  /// solver for the closures that read rows.
+  private func markUpstream(
+    of row: Int32, reaching subject: Int32, _ marks: inout [UInt32], _ visits: inout [UInt32],
+    _ stack: inout [Int32]
+  ) -> Bool? {
+    // `~symbol` on the stack means "symbol's dependencies are done".
     appendBasicExternals(of: row, to: &stack)
     var found = false
+    var visited = 0
     while let top = stack.popLast() {
       if top < 0 {
         let definition = basicRow[Int(~top)]
-        if tableau.coefficient(of: subject, in: definition) != 0 || refersToMarked(definition) {
-          symbolMark[Int(~top)] = markEpoch
+        var reaches = tableau.coefficient(of: subject, in: definition) != 0
+        if !reaches {
+          tableau.forEachCell(of: definition) { symbol, _ in
+            if !reaches && isBasicExternal(symbol) && marks[Int(symbol)] == markEpoch {
+              reaches = true
+            }
+          }
+        }
+        if reaches {
+          marks[Int(~top)] = markEpoch
           found = true
         }
         continue
       }
-      guard visitMark[Int(top)] != visitEpoch else { continue }
-      visitMark[Int(top)] = visitEpoch
+      guard visits[Int(top)] != visitEpoch else { continue }
+      visits[Int(top)] = visitEpoch
+      visited += 1
+      if visited > upstreamWalkLimit { return nil }
       stack.append(~top)
       appendBasicExternals(of: basicRow[Int(top)], to: &stack)
-    }
-    // Expand the marked ones out of the row.
-    if found { expand(row, downstreamOf: subject) }
-  }
-
-  /// Whether `row` mentions a basic external marked in `symbolMark`.
-  func refersToMarked(_ row: Int32) -> Bool {
-    var found = false
-    tableau.forEachCell(of: row) { symbol, _ in
-      if !found && isBasicExternal(symbol) && symbolMark[Int(symbol)] == markEpoch { found = true }
     }
     return found
   }
