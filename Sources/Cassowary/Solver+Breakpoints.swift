@@ -92,6 +92,7 @@ extension Solver {
 
   /// Appends the rows that block `entering` moving in `direction`: restricted rows whose subject
   /// decreases, and rows of dummies, which block at once.
+  @inline(never)
   func appendBreakpoints(of entering: Int32, direction: Double, to buffer: inout [Breakpoint]) {
     tableau.forEachRow(containing: entering) { row, coefficient in
       let subject = rowSubject[Int(row)]

@@ -63,18 +63,10 @@ extension Solver {
     nextVisitEpoch()
     var order = takeScratch()
     var stack = takeScratch()
-    appendSelected(of: row, downstreamOf: subject, to: &stack)
-    // Depth first; `~symbol` on the stack means "all of symbol's dependencies are done".
-    while let top = stack.popLast() {
-      if top < 0 {
-        order.append(~top)
-        continue
-      }
-      guard visitMark[Int(top)] != visitEpoch else { continue }
-      visitMark[Int(top)] = visitEpoch
-      stack.append(~top)
-      appendSelected(of: basicRow[Int(top)], downstreamOf: subject, to: &stack)
-    }
+    var visits = visitMark
+    visitMark = []
+    orderDefinitions(reachedFrom: row, downstreamOf: subject, &visits, &stack, &order)
+    visitMark = visits
     for symbol in order.reversed() {
       let coefficient = tableau.coefficient(of: symbol, in: row)
       guard coefficient != 0 else { continue }
@@ -83,6 +75,28 @@ extension Solver {
     }
     returnScratch(stack)
     returnScratch(order)
+  }
+
+  /// Appends to `order` the definitions ``expand(_:downstreamOf:)`` replaces, each after the
+  /// definitions it refers to (depth first; `~symbol` on the stack means "all of symbol's
+  /// dependencies are done"). One non-mutating call with its tables passed in: calling a helper
+  /// per definition from a `mutating` method made the compiler copy the solver each time.
+  @inline(never)
+  private func orderDefinitions(
+    reachedFrom row: Int32, downstreamOf subject: Int32, _ visits: inout [UInt32],
+    _ stack: inout [Int32], _ order: inout [Int32]
+  ) {
+    appendSelected(of: row, downstreamOf: subject, visits, to: &stack)
+    while let top = stack.popLast() {
+      if top < 0 {
+        order.append(~top)
+        continue
+      }
+      guard visits[Int(top)] != visitEpoch else { continue }
+      visits[Int(top)] = visitEpoch
+      stack.append(~top)
+      appendSelected(of: basicRow[Int(top)], downstreamOf: subject, visits, to: &stack)
+    }
   }
 
   /// Starts a new depth-first visit: every symbol reads as unvisited.
@@ -101,6 +115,7 @@ extension Solver {
   // mutable `self` while the tableau is being read would make the compiler copy the whole solver.
 
   /// Appends the basic external symbols of `row` to `buffer`.
+  @inline(never)
   func appendBasicExternals(of row: Int32, to buffer: inout [Int32]) {
     tableau.forEachCell(of: row) { symbol, _ in
       if isBasicExternal(symbol) { buffer.append(symbol) }
@@ -108,16 +123,18 @@ extension Solver {
   }
 
   /// Appends the symbols of `row` that ``expand(_:downstreamOf:)`` replaces and has not visited.
-  private func appendSelected(of row: Int32, downstreamOf subject: Int32, to buffer: inout [Int32])
-  {
+  private func appendSelected(
+    of row: Int32, downstreamOf subject: Int32, _ visits: [UInt32], to buffer: inout [Int32]
+  ) {
     tableau.forEachCell(of: row) { symbol, _ in
-      if visitMark[Int(symbol)] != visitEpoch && selects(symbol, downstreamOf: subject) {
+      if visits[Int(symbol)] != visitEpoch && selects(symbol, downstreamOf: subject) {
         buffer.append(symbol)
       }
     }
   }
 
   /// Appends the external subjects of the definitions that hold `symbol`.
+  @inline(never)
   func appendDefinitions(holding symbol: Int32, to buffer: inout [Int32]) {
     tableau.forEachRow(containing: symbol) { row, _ in
       let defined = rowSubject[Int(row)]
@@ -211,6 +228,7 @@ extension Solver {
   /// past ``upstreamWalkLimit`` definitions (the marks are then incomplete). Not
   /// `mutating`, with the tables it writes passed in, so that the compiler does not copy the
   /// solver for the closures that read rows.
+  @inline(never)
   private func markUpstream(
     of row: Int32, reaching subject: Int32, _ marks: inout [UInt32], _ visits: inout [UInt32],
     _ stack: inout [Int32]
@@ -321,6 +339,7 @@ extension Solver {
 
   /// The value of definition `row` from the cached values of the variables it refers to; those
   /// whose values are stale are pushed onto `stack` instead (the sum is then incomplete).
+  @inline(never)
   private func cachedSum(of row: Int32, pushingStale stack: inout [Int32]) -> Double {
     var sum = tableau.constant(of: row)
     tableau.forEachCell(of: row) { inner, coefficient in
@@ -391,24 +410,43 @@ extension Solver {
   mutating func propagateChange(from symbol: Int32) {
     var frontier = takeScratch()
     var dependents = takeScratch()
+    var needs = needsEvaluation
+    var dirty = isValueDirty
+    var dirtyList = dirtyVariables
+    needsEvaluation = []
+    isValueDirty = []
+    dirtyVariables = []
     frontier.append(symbol)
+    markDownstream(&frontier, &dependents, &needs, &dirty, &dirtyList)
+    needsEvaluation = needs
+    isValueDirty = dirty
+    dirtyVariables = dirtyList
+    returnScratch(dependents)
+    returnScratch(frontier)
+  }
+
+  /// The walk of ``propagateChange(from:)``, in one non-mutating call with the tables it writes
+  /// passed in (a helper call per symbol from a `mutating` method copied the solver each time).
+  @inline(never)
+  private func markDownstream(
+    _ frontier: inout [Int32], _ dependents: inout [Int32], _ needs: inout [Bool],
+    _ dirty: inout [Bool], _ dirtyList: inout [Int32]
+  ) {
     while let current = frontier.popLast() {
       dependents.removeAll(keepingCapacity: true)
       appendDefinitions(holding: current, to: &dependents)
       for defined in dependents {
         let variable = symbolVariable[Int(defined)]
-        if !needsEvaluation[Int(variable)] {
-          needsEvaluation[Int(variable)] = true
-          if !isValueDirty[Int(variable)] {
-            isValueDirty[Int(variable)] = true
-            dirtyVariables.append(variable)
+        if !needs[Int(variable)] {
+          needs[Int(variable)] = true
+          if !dirty[Int(variable)] {
+            dirty[Int(variable)] = true
+            dirtyList.append(variable)
           }
           frontier.append(defined)
         }
       }
     }
-    returnScratch(dependents)
-    returnScratch(frontier)
   }
 
   /// A cleared scratch buffer from the pool (buffers are reused, so this rarely allocates).

@@ -189,6 +189,7 @@ extension Solver {
 
   /// The symbol to pivot into the row of an artificial variable that is still basic at zero: a
   /// slack or error first, then an external, then a dummy; ties to the lowest id.
+  @inline(never)
   func replacementForArtificial(in row: Int32) -> Int32? {
     var best: (rank: Int, symbol: Int32)? = nil
     tableau.forEachCell(of: row) { symbol, _ in
@@ -277,6 +278,7 @@ extension Solver {
   }
 
   /// Appends the rows holding `symbol` that are definitions (rows of external subjects).
+  @inline(never)
   func appendDefinitionRows(holding symbol: Int32, to buffer: inout [Int32]) {
     tableau.forEachRow(containing: symbol) { row, _ in
       let subject = rowSubject[Int(row)]
