@@ -192,7 +192,7 @@ func markdownTable(_ rows: [ResultRow]) -> String {
   ]
   for row in rows {
     let scene = sceneLabel(row.scene, row.variant)
-    let status = row.status == "ok" ? "ok" : "\(row.status): \(row.note)"
+    let status = statusCell(row)
     let timing =
       row.status == "ok"
       ? "\(humanTime(row.medianNanoseconds)) | \(humanTime(row.minimumNanoseconds)) | "
@@ -202,6 +202,11 @@ func markdownTable(_ rows: [ResultRow]) -> String {
         + "\(humanBytes(row.allocatedBytes)) | \(humanBytes(row.peakBytes)) | \(status) |")
   }
   return lines.joined(separator: "\n")
+}
+
+/// A row's status as the tables show it: `ok`, or the status with its note.
+func statusCell(_ row: ResultRow) -> String {
+  row.status == "ok" ? "ok" : "\(row.status): \(row.note)"
 }
 
 /// A scene as tables and charts name it: `form`, or `equal-spacing/layout-guides` for a variant
@@ -229,7 +234,7 @@ func instructionTable(_ rows: [ResultRow]) -> String {
   ]
   for row in rows {
     let scene = sceneLabel(row.scene, row.variant)
-    let status = row.status == "ok" ? "ok" : "\(row.status): \(row.note)"
+    let status = statusCell(row)
     let instructions = row.instructions.map(groupedDigits) ?? ""
     lines.append(
       "| \(scene) | \(row.views) | \(row.solver) | \(row.mode) | \(row.phase) | \(instructions) | "

@@ -40,11 +40,16 @@ extension Solver {
     }
     guard flipPartner(of: first) != nil else { return (first.row, first.ratio) }
     breakpoints.sort { $0.precedes($1) }
+    // The move's reduced-cost vector, which each passed pair raises at its level. Phase one
+    // does not need it.
     var costs = scratchCosts
     scratchCosts = []
     defer { scratchCosts = costs }
-    reducedCost(of: entering, into: &costs)
-    for index in costs.indices { costs[index].value *= direction }
+    costs.removeAll(keepingCapacity: true)
+    if !minimizingArtificial {
+      reducedCost(of: entering, into: &costs)
+      for index in costs.indices { costs[index].value *= direction }
+    }
     var leaving = breakpoints[breakpoints.count - 1]
     for breakpoint in breakpoints {
       guard let partner = flipPartner(of: breakpoint) else {

@@ -173,12 +173,7 @@ extension Solver {
   /// that depends on it: on a form, every row below).
   mutating func resolveCycles(in row: Int32, subject: Int32) {
     guard tableau.rowCount(containing: subject) > 1 else { return }  // only `row` holds it
-    markEpoch &+= 1
-    if markEpoch == 0 {
-      for index in symbolMark.indices { symbolMark[index] = 0 }
-      markEpoch = 1
-    }
-    while symbolMark.count < symbolKind.count { symbolMark.append(0) }
+    nextMarkEpoch()
     nextVisitEpoch()
     var marks = symbolMark
     var visits = visitMark
@@ -193,30 +188,43 @@ extension Solver {
     case false?: return
     case true?: break
     case nil:
-      // Too much upstream (the row refers to the end of a long chain): mark downstream of the
-      // subject instead.
-      markEpoch &+= 1
-      if markEpoch == 0 {
-        for index in symbolMark.indices { symbolMark[index] = 0 }
-        markEpoch = 1
-      }
-      var frontier = takeScratch()
-      var dependents = takeScratch()
-      frontier.append(subject)
-      symbolMark[Int(subject)] = markEpoch
-      while let symbol = frontier.popLast() {
-        dependents.removeAll(keepingCapacity: true)
-        appendDefinitions(holding: symbol, to: &dependents)
-        for defined in dependents where symbolMark[Int(defined)] != markEpoch {
-          symbolMark[Int(defined)] = markEpoch
-          frontier.append(defined)
-        }
-      }
-      returnScratch(dependents)
-      returnScratch(frontier)
+      // Too much upstream (the row refers to the end of a long chain): mark everything
+      // downstream of the subject instead.
+      nextMarkEpoch()
+      markDefinitions(downstreamOf: subject)
     }
     // Expand the marked ones out of the row.
     expand(row, downstreamOf: subject)
+  }
+
+  /// Starts a new marking: every symbol reads as unmarked in `symbolMark`.
+  mutating func nextMarkEpoch() {
+    markEpoch &+= 1
+    if markEpoch == 0 {
+      for index in symbolMark.indices { symbolMark[index] = 0 }
+      markEpoch = 1
+    }
+    if symbolMark.count < symbolKind.count {
+      symbolMark.append(contentsOf: repeatElement(0, count: symbolKind.count - symbolMark.count))
+    }
+  }
+
+  /// Marks `symbol` and every definition that depends on it, directly or not.
+  mutating func markDefinitions(downstreamOf symbol: Int32) {
+    var frontier = takeScratch()
+    var dependents = takeScratch()
+    frontier.append(symbol)
+    symbolMark[Int(symbol)] = markEpoch
+    while let current = frontier.popLast() {
+      dependents.removeAll(keepingCapacity: true)
+      appendDefinitions(holding: current, to: &dependents)
+      for defined in dependents where symbolMark[Int(defined)] != markEpoch {
+        symbolMark[Int(defined)] = markEpoch
+        frontier.append(defined)
+      }
+    }
+    returnScratch(dependents)
+    returnScratch(frontier)
   }
 
   /// How many definitions ``resolveCycles(in:subject:)`` walks upstream of a row before it

@@ -174,7 +174,6 @@ extension Solver {
     }
     let basic = basicRow[Int(artificial)]
     if basic >= 0 {
-      // Still basic at zero: pivot it out for any slack or error in its row.
       // Still basic, at zero: pivot it out (a slack or error first, then an external, then a
       // dummy of a redundant equality), or drop its row if the constraint was redundant.
       if let entering = replacementForArtificial(in: basic) {
