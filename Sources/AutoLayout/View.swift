@@ -311,7 +311,11 @@ open class View: LayoutItem {
     engine?.endBatch()
     hasUninstalledConstraints = true
     autoresizingConstraints.removeAll()
-    parent.subviews.removeAll { $0 === self }
+    // One element leaves: find it and close the gap, rather than filtering every sibling (a
+    // teardown that removes n siblings would visit n² of them).
+    if let index = parent.subviews.firstIndex(where: { $0 === self }) {
+      parent.subviews.remove(at: index)
+    }
     superview = nil
     if let stack = arrangingStackView, stack === parent { stack.arrangedSubviewDidLeave(self) }
     parent.setNeedsLayout()
@@ -414,7 +418,9 @@ open class View: LayoutItem {
   public func removeLayoutGuide(_ guide: LayoutGuide) {
     guard guide.owningView === self else { return }
     LayoutConstraint.deactivate(guide.activeConstraints)
-    layoutGuides.removeAll { $0 === guide }
+    if let index = layoutGuides.firstIndex(where: { $0 === guide }) {
+      layoutGuides.remove(at: index)
+    }
     guide.owningView = nil
   }
 

@@ -32,6 +32,7 @@ extension Solver {
   }
 
   public mutating func removeEditVariable(_ variable: Variable) throws(SolverError) {
+    applyRemovals()  // a rebuild renumbers the symbols of the tags read below
     guard let edit = editRecord(variable) else { throw .unknownEditVariable(variable) }
     removeTagged(edit.tag)
     edits[Int(variable.id)] = nil
@@ -42,6 +43,7 @@ extension Solver {
   }
 
   public mutating func suggestValue(_ variable: Variable, _ value: Double) throws(SolverError) {
+    applyRemovals()  // a rebuild renumbers the symbols of the tags read below
     guard let edit = editRecord(variable) else { throw .unknownEditVariable(variable) }
     guard value.isFinite else { throw .nonFinite("the value suggested for \(variable)") }
     flushIfBatching()
@@ -64,6 +66,7 @@ extension Solver {
   // MARK: - Constants and priorities in place
 
   public mutating func setConstant(_ id: ConstraintID, _ constant: Double) throws(SolverError) {
+    applyRemovals()  // a rebuild renumbers the symbols of the tags read below
     guard let record = record(id) else { throw .unknownConstraint(id) }
     guard constant.isFinite else { throw .nonFinite("the constant \(constant) for \(id)") }
     let delta = constant - record.constraint.expression.constant
@@ -93,6 +96,7 @@ extension Solver {
   }
 
   public mutating func setPriority(_ id: ConstraintID, _ priority: Priority) throws(SolverError) {
+    applyRemovals()  // a rebuild renumbers the symbols of the tags read below
     guard let record = record(id) else { throw .unknownConstraint(id) }
     guard priority.isValid else { throw .invalidPriority(priority) }
     let old = record.constraint.priority

@@ -27,6 +27,13 @@ extension Solver {
   // MARK: - Whole-system operations
 
   public mutating func solveFromScratch() throws(SolverError) {
+    pendingRemovals.removeAll()
+    try rebuild()
+  }
+
+  /// Replaces the tableau by one built from the current constraints and edit suggestions,
+  /// keeping the pivot counts and what the client was last told; unchanged if it throws.
+  mutating func rebuild() throws(SolverError) {
     let constraints = records.indices.compactMap { index in
       records[index].map { (ConstraintID(index), $0.constraint) }
     }
@@ -51,8 +58,12 @@ extension Solver {
       throw error
     }
     batchDepth = outerBatchDepth
-    // Keep reporting changes against what the client last saw.
-    for index in reported.indices where index < reportedValue.count {
+    pivotCount += saved.pivotCount
+    breakpointsPassed += saved.breakpointsPassed
+    // Keep reporting changes against what the client last saw, including variables that no
+    // constraint mentions any more (they now read 0).
+    growVariables(to: reported.count)
+    for index in reported.indices {
       reportedValue[index] = reported[index]
       if !isValueDirty[index] {
         isValueDirty[index] = true

@@ -51,6 +51,9 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
 
   var batchDepth = 0
   var needsOptimize = false
+  /// Constraints removed inside the current batch whose rows are still in the tableau: a run of
+  /// removals is applied as one step before the next other operation (see `applyRemovals`).
+  var pendingRemovals: [ConstraintRecord] = []
   var pivotCount = 0
   var breakpointsPassed = 0
   var journal = Journal()
@@ -101,6 +104,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   public mutating func add(_ id: ConstraintID, _ constraint: Constraint) throws(SolverError) {
     try validate(constraint)
     if let existing = self.constraint(id) { throw .duplicateConstraint(id, existing) }
+    applyRemovals()
     try reserve(for: constraint.expression)
     beginTransaction()
     let tag: Tag
@@ -123,13 +127,48 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
 
   public mutating func remove(_ id: ConstraintID) throws(SolverError) {
     guard let record = record(id) else { throw .unknownConstraint(id) }
-    removeTagged(record.tag)
     records[Int(id.rawValue)] = nil
     constraintCount -= 1
-    releaseVariables(of: record.constraint.expression)
-    optimizeUnlessBatching()
+    if batchDepth > 0 {
+      // Inside a batch, a run of removals (a teardown, a size-class switch) is applied at once.
+      pendingRemovals.append(record)
+      needsOptimize = true
+      return
+    }
+    removeRows(of: record)
+    optimize()
     tableau.compactIfWasteful()
     releaseStorageIfEmpty()
+  }
+
+  /// Takes a removed constraint's rows and symbols out of the tableau.
+  mutating func removeRows(of record: ConstraintRecord) {
+    removeTagged(record.tag)
+    releaseVariables(of: record.constraint.expression)
+  }
+
+  /// Applies the removals a batch deferred, before any other operation or at the batch's end.
+  ///
+  /// Removing a constraint pivots its marker out of every row that holds it; removing the
+  /// constraints at the head of a chain one by one costs the chain's length each time. When a
+  /// run removes at least as many constraints as remain, rebuilding the tableau from what
+  /// remains costs no more than building it did, so the run does that instead (a teardown is
+  /// then linear); a shorter run is removed constraint by constraint.
+  mutating func applyRemovals() {
+    guard !pendingRemovals.isEmpty else { return }
+    let removals = pendingRemovals
+    pendingRemovals.removeAll()
+    if removals.count >= constraintCount {
+      do throws(SolverError) {
+        try rebuild()
+      } catch {
+        preconditionFailure("a subset of a satisfiable system became unsatisfiable: \(error)")
+      }
+      return
+    }
+    for record in removals { removeRows(of: record) }
+    needsOptimize = true
+    tableau.compactIfWasteful()
   }
 
   /// Once the last constraint and edit variable are gone, returns every table to its initial,
@@ -172,6 +211,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   }
 
   mutating func flushIfBatching() {
+    applyRemovals()
     if needsOptimize {
       needsOptimize = false
       optimize()

@@ -8,8 +8,10 @@ struct RemovalRegressionTests {
   /// superview, as the Auto Layout model lowers them; removing the red view's constraints pivoted
   /// a marker into a definition's row, whose basic references then formed a cycle and the sparse
   /// solver's expansion never ended.
-  @Test("Removing a view's constraints from aligned columns", arguments: SolverKind.allCases)
-  func alignedColumns(kind: SolverKind) throws {
+  @Test(
+    "Removing a view's constraints from aligned columns",
+    arguments: SolverKind.allCases, Removal.allCases)
+  func alignedColumns(kind: SolverKind, removal: Removal) throws {
     var solver = kind.make()
     let v = (0..<12).map { Variable($0) }
     func e(_ terms: [(Int, Double)], _ constant: Double = 0) -> LinearExpression {
@@ -28,9 +30,7 @@ struct RemovalRegressionTests {
       solver.endBatch()
     }
     #expect(abs(solver.value(of: v[10]) - 163.5) < 1e-9)
-    solver.beginBatch()
-    for id in [0, 1, 2, 3, 4, 5, 7] { try solver.remove(ConstraintID(id)) }
-    solver.endBatch()
+    try removal.remove([0, 1, 2, 3, 4, 5, 7].map { ConstraintID($0) }, from: &solver)
     // Blue keeps only its trailing edge at 375 - 20.
     #expect(abs(solver.value(of: v[8]) + solver.value(of: v[10]) - 355) < 1e-9)
     var fresh = kind.make()
@@ -41,8 +41,10 @@ struct RemovalRegressionTests {
 
   /// The same views with blue pinned to the superview: after the removals, the sparse solver's
   /// blue height read -40 instead of 627.
-  @Test("Removing a view's constraints from pinned columns", arguments: SolverKind.allCases)
-  func pinnedColumns(kind: SolverKind) throws {
+  @Test(
+    "Removing a view's constraints from pinned columns",
+    arguments: SolverKind.allCases, Removal.allCases)
+  func pinnedColumns(kind: SolverKind, removal: Removal) throws {
     var solver = kind.make()
     let v = (0..<12).map { Variable($0) }
     func e(_ terms: [(Int, Double)], _ constant: Double = 0) -> LinearExpression {
@@ -62,11 +64,29 @@ struct RemovalRegressionTests {
     }
     for variable in v { _ = solver.value(of: variable) }
     solver.forEachChangedValue { _, _ in }
-    solver.beginBatch()
-    for id in [0, 1, 4, 5, 7] { try solver.remove(ConstraintID(id)) }
-    solver.endBatch()
+    try removal.remove([0, 1, 4, 5, 7].map { ConstraintID($0) }, from: &solver)
     #expect(abs(solver.value(of: v[9]) - 20) < 1e-9)
     #expect(abs(solver.value(of: v[11]) - 627) < 1e-9)
     #expect(abs(solver.value(of: v[8]) + solver.value(of: v[10]) - 355) < 1e-9)
   }
+}
+
+/// How a test removes several constraints: one by one (each removal pivots its marker out), or
+/// in one batch (a run that removes at least as many constraints as remain rebuilds instead).
+enum Removal: String, CaseIterable, CustomStringConvertible, Sendable {
+  case oneByOne
+  case batched
+
+  func remove(_ ids: [ConstraintID], from solver: inout any LayoutSolver) throws {
+    switch self {
+    case .oneByOne:
+      for id in ids { try solver.remove(id) }
+    case .batched:
+      solver.beginBatch()
+      defer { solver.endBatch() }
+      for id in ids { try solver.remove(id) }
+    }
+  }
+
+  var description: String { rawValue }
 }
