@@ -100,14 +100,28 @@ extension Solver {
   /// Rows leave most recently made infeasible first. Degenerate dual pivots can cycle, so after
   /// as many pivots as there are rows the lowest infeasible subject id leaves instead (Bland's
   /// rule, with the entering ties already going to the lowest id), which terminates.
+  ///
+  /// A row whose subject is one member of an optional constraint's pair, with the partner in no
+  /// other row, is not pivoted on here: it is set aside, and once every other row is feasible,
+  /// its pair is swapped inside the row (the partner takes the negative value's place), which
+  /// touches that row and the objective only. The primal simplex then restores optimality with
+  /// long steps. When a resize moves a form's shared width past hundreds of labels'
+  /// breakpoints, the textbook dual pivots once per label, each pivot rewriting the whole shared
+  /// column; this way it is one swap per label and a single long primal step.
   mutating func dualOptimize() -> Int32? {
     var pivots = 0
+    var setAside = takeScratch()
+    defer { returnScratch(setAside) }
     while let leaving = nextLeavingSymbol(bland: pivots > rowSubject.count) {
       // The list may hold symbols that were released and reused since (as an external, whose
       // definition's constant may well be negative): only a restricted subject can leave.
       guard isRestricted(leaving) else { continue }
       let row = basicRow[Int(leaving)]
       guard row >= 0, tableau.constant(of: row) < -valueTolerance else { continue }
+      if swappablePartner(inRow: row) != nil {
+        setAside.append(leaving)
+        continue
+      }
       guard let entering = dualEnteringSymbol(row) else {
         infeasible.removeAll(keepingCapacity: true)
         return row
@@ -115,7 +129,30 @@ extension Solver {
       pivot(entering: entering, row: row)
       pivots += 1
     }
+    // Only the rows set aside can still be infeasible; a dual pivot elsewhere cannot have
+    // put their partners in another row (a pivot row holding a partner would be theirs).
+    var swapped = false
+    for leaving in setAside {
+      let row = basicRow[Int(leaving)]
+      guard row >= 0, tableau.constant(of: row) < -valueTolerance,
+        let partner = swappablePartner(inRow: row)
+      else { continue }
+      pivot(entering: partner, row: row)
+      breakpointsPassed += 1
+      swapped = true
+    }
+    setAside.removeAll(keepingCapacity: true)
+    if swapped { optimizeUnlessBatching() }
     return nil
+  }
+
+  /// The partner of `row`'s subject if swapping the two in `row` alone makes the row feasible:
+  /// the subject is a slack or error of an optional constraint and the partner is non-basic,
+  /// with coefficient 1 in `row` and in no other row but the objective's.
+  func swappablePartner(inRow row: Int32) -> Int32? {
+    let subject = rowSubject[Int(row)]
+    guard subject >= 0 else { return nil }
+    return flipPartner(of: Breakpoint(ratio: 0, subject: subject, row: row, rate: -1))
   }
 
   /// Whether `symbol` is a slack, error or dummy: a symbol the simplex keeps non-negative.
