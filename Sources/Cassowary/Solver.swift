@@ -385,7 +385,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   // MARK: - Rows
 
   mutating func makeRow(subject: Int32, priority: Float = 0) -> Int32 {
-    let row = tableau.makeRow()
+    let row = subject == RowRole.objective ? tableau.makeIndexedRow() : tableau.makeRow()
     while rowSubject.count <= Int(row) {
       rowSubject.append(RowRole.released)
       rowPriority.append(0)

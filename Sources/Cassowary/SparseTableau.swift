@@ -27,6 +27,14 @@ public struct SparseTableau: TableauStorage {
   private var position: [Int32] = []
   private var cancelled: [Int32] = []
   private var cellTotal = 0
+  /// Rows that hold a cell of almost every symbol (the objective's) are indexed: for each such
+  /// row an ordinal, and for each symbol and ordinal the slot of its cell there, or -1. Finding a
+  /// cell in them is then O(1); a scan of the shorter of row and column would cost the length of
+  /// a shared symbol's column, once per cell, whenever a row is added into the objective.
+  private var rowOrdinal: [Int32] = []
+  private var indexedSlots: [Int32] = []
+  private var ordinalStride = 0
+  private var freeOrdinals: [Int32] = []
 
   /// An empty tableau.
   public init() {}
@@ -38,6 +46,8 @@ public struct SparseTableau: TableauStorage {
       let grown = max(symbols, columns.count * 2)
       columns.append(contentsOf: repeatElement(.empty, count: grown - columns.count))
       position.append(contentsOf: repeatElement(-1, count: grown - position.count))
+      indexedSlots.append(
+        contentsOf: repeatElement(-1, count: grown * ordinalStride - indexedSlots.count))
     }
   }
 
@@ -49,13 +59,46 @@ public struct SparseTableau: TableauStorage {
     }
     rows.append(.empty)
     constants.append(0)
+    rowOrdinal.append(-1)
     return Int32(rows.count - 1)
+  }
+
+  public mutating func makeIndexedRow() -> Int32 {
+    let row = makeRow()
+    let ordinal: Int32
+    if let free = freeOrdinals.popLast() {
+      ordinal = free
+    } else {
+      ordinal = Int32(ordinalStride)
+      widenIndex(to: max(4, 2 * ordinalStride))
+      freeOrdinals.append(contentsOf: (ordinal + 1..<Int32(ordinalStride)).reversed())
+    }
+    rowOrdinal[Int(row)] = ordinal
+    return row
+  }
+
+  /// Lays the index out again with room for `stride` indexed rows per symbol.
+  private mutating func widenIndex(to stride: Int) {
+    var widened = [Int32](repeating: -1, count: columns.count * stride)
+    for symbol in 0..<columns.count {
+      for ordinal in 0..<ordinalStride {
+        widened[symbol * stride + ordinal] = indexedSlots[symbol * ordinalStride + ordinal]
+      }
+    }
+    indexedSlots = widened
+    ordinalStride = stride
   }
 
   public mutating func releaseRow(_ row: Int32) {
     clearRow(row)
     cells.release(&rows[Int(row)])
     freeRows.append(row)
+    let ordinal = rowOrdinal[Int(row)]
+    if ordinal >= 0 {
+      // Its slots are all -1 again: clearing the row removed every cell.
+      freeOrdinals.append(ordinal)
+      rowOrdinal[Int(row)] = -1
+    }
     liveRows -= 1
     if liveRows == 0 { removeAll() }
   }
@@ -98,9 +141,10 @@ public struct SparseTableau: TableauStorage {
   }
 
   public mutating func add(row source: Int32, times factor: Double, to target: Int32) {
-    // A long target (an objective row) with a short source: find each source symbol in the
-    // target through its column, so the cost does not grow with the target.
-    if rows[Int(target)].count > 8 * (rows[Int(source)].count + 1) {
+    // An indexed target (an objective row), or a long target with a short source: find each
+    // source symbol in the target on its own, so the cost does not grow with the target.
+    if rowOrdinal[Int(target)] >= 0 || rows[Int(target)].count > 8 * (rows[Int(source)].count + 1)
+    {
       constants[Int(target)] += factor * constants[Int(source)]
       let sourceSegment = rows[Int(source)]
       for sourceSlot in 0..<sourceSegment.count {
@@ -217,15 +261,19 @@ public struct SparseTableau: TableauStorage {
   public var bytes: Int {
     cells.bytes + entries.bytes + rows.capacity * MemoryLayout<Segment>.stride
       + constants.capacity * 8 + columns.capacity * MemoryLayout<Segment>.stride
-      + position.capacity * 4
+      + position.capacity * 4 + rowOrdinal.capacity * 4 + indexedSlots.capacity * 4
   }
 
   // MARK: - Cells
 
-  /// The slot of `symbol`'s cell in `row`, or -1; scans the shorter of the row and the column.
+  /// The slot of `symbol`'s cell in `row`, or -1: from the index if the row has one, else by
+  /// scanning the shorter of the row and the column.
   private func cellSlot(of symbol: Int32, in row: Int32) -> Int32 {
+    guard Int(symbol) < columns.count else { return -1 }
+    let ordinal = rowOrdinal[Int(row)]
+    if ordinal >= 0 { return indexedSlots[Int(symbol) * ordinalStride + Int(ordinal)] }
     let segment = rows[Int(row)]
-    let column = Int(symbol) < columns.count ? columns[Int(symbol)] : .empty
+    let column = columns[Int(symbol)]
     if column.count < segment.count {
       for slot in 0..<column.count {
         let entry = entries[column.start + slot]
@@ -247,6 +295,8 @@ public struct SparseTableau: TableauStorage {
     cells[rows[Int(row)].start + cellSlot] = RowCell(
       symbol: symbol, columnSlot: columnSlot, coefficient: coefficient)
     entries[columns[Int(symbol)].start + columnSlot] = ColumnEntry(row: row, cellSlot: cellSlot)
+    let ordinal = rowOrdinal[Int(row)]
+    if ordinal >= 0 { indexedSlots[Int(symbol) * ordinalStride + Int(ordinal)] = cellSlot }
     rows[Int(row)].count += 1
     columns[Int(symbol)].count += 1
     cellTotal += 1
@@ -261,12 +311,15 @@ public struct SparseTableau: TableauStorage {
     entries[column.start + cell.columnSlot] = lastEntry
     cells[rows[Int(lastEntry.row)].start + lastEntry.cellSlot].columnSlot = cell.columnSlot
     columns[Int(cell.symbol)].count -= 1
-    // Swap-remove the row cell, re-pointing the column entry of the cell that moves.
+    // Swap-remove the row cell, re-pointing the column entry (and index) of the cell that moves.
     let lastSlot = segment.count - 1
+    let ordinal = Int(rowOrdinal[Int(row)])
+    if ordinal >= 0 { indexedSlots[Int(cell.symbol) * ordinalStride + ordinal] = -1 }
     if slot != lastSlot {
       let lastCell = cells[segment.start + lastSlot]
       cells[segment.start + slot] = lastCell
       entries[columns[Int(lastCell.symbol)].start + lastCell.columnSlot].cellSlot = slot
+      if ordinal >= 0 { indexedSlots[Int(lastCell.symbol) * ordinalStride + ordinal] = slot }
     }
     rows[Int(row)].count -= 1
     cellTotal -= 1

@@ -16,6 +16,9 @@ public protocol TableauStorage {
   mutating func reserve(rows: Int, symbols: Int) throws(SolverError)
   /// A new, empty row with constant 0.
   mutating func makeRow() -> Int32
+  /// A new, empty row that will hold a cell of most symbols (an objective row), where the
+  /// storage should find a symbol's cell without scanning.
+  mutating func makeIndexedRow() -> Int32
   /// Returns an empty or unwanted row to the free pool.
   mutating func releaseRow(_ row: Int32)
   /// Removes every cell of `row` and sets its constant to 0.
@@ -59,4 +62,9 @@ public protocol TableauStorage {
   mutating func compactIfWasteful()
   /// Returns storage to its empty state, releasing memory.
   mutating func removeAll()
+}
+
+extension TableauStorage {
+  /// A storage that finds any cell without scanning makes no difference for such rows.
+  public mutating func makeIndexedRow() -> Int32 { makeRow() }
 }
