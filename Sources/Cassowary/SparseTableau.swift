@@ -143,8 +143,8 @@ public struct SparseTableau: TableauStorage {
   public mutating func add(row source: Int32, times factor: Double, to target: Int32) {
     // An indexed target (an objective row), or a long target with a short source: find each
     // source symbol in the target on its own, so the cost does not grow with the target.
-    if rowOrdinal[Int(target)] >= 0 || rows[Int(target)].count > 8 * (rows[Int(source)].count + 1)
-    {
+    let isLong = rows[Int(target)].count > 8 * (rows[Int(source)].count + 1)
+    if rowOrdinal[Int(target)] >= 0 || isLong {
       constants[Int(target)] += factor * constants[Int(source)]
       let sourceSegment = rows[Int(source)]
       for sourceSlot in 0..<sourceSegment.count {
