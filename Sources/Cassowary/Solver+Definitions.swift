@@ -63,10 +63,9 @@ extension Solver {
     nextVisitEpoch()
     var order = takeScratch()
     var stack = takeScratch()
-    var visits = visitMark
-    visitMark = []
-    orderDefinitions(reachedFrom: row, downstreamOf: subject, &visits, &stack, &order)
-    visitMark = visits
+    Self.orderDefinitions(
+      reachedFrom: row, downstreamOf: subject, in: tableau, symbolKind, basicRow,
+      marked: symbolMark, markEpoch, visits: &visitMark, visitEpoch, &stack, &order)
     for symbol in order.reversed() {
       let coefficient = tableau.coefficient(of: symbol, in: row)
       guard coefficient != 0 else { continue }
@@ -79,14 +78,28 @@ extension Solver {
 
   /// Appends to `order` the definitions ``expand(_:downstreamOf:)`` replaces, each after the
   /// definitions it refers to (depth first; `~symbol` on the stack means "all of symbol's
-  /// dependencies are done"). One non-mutating call with its tables passed in: calling a helper
-  /// per definition from a `mutating` method made the compiler copy the solver each time.
-  @inline(never)
-  private func orderDefinitions(
-    reachedFrom row: Int32, downstreamOf subject: Int32, _ visits: inout [UInt32],
-    _ stack: inout [Int32], _ order: inout [Int32]
+  /// dependencies are done"): basic external symbols, and when it expands downstream of a
+  /// subject, only the marked ones other than the subject.
+  ///
+  /// Static, with the tables it reads and the marks it writes passed in: calling a method from
+  /// a `mutating` one can make the compiler copy the solver first, and a copy that lives on
+  /// shares the mark table's storage, so the next mark copies the whole table.
+  private static func orderDefinitions(
+    reachedFrom row: Int32, downstreamOf subject: Int32, in tableau: Tableau,
+    _ symbolKind: [SymbolKind], _ basicRow: [Int32], marked marks: [UInt32], _ markEpoch: UInt32,
+    visits: inout [UInt32], _ visitEpoch: UInt32, _ stack: inout [Int32], _ order: inout [Int32]
   ) {
-    appendSelected(of: row, downstreamOf: subject, visits, to: &stack)
+    func appendSelected(of row: Int32, _ visits: [UInt32], to stack: inout [Int32]) {
+      tableau.forEachCell(of: row) { symbol, _ in
+        guard visits[Int(symbol)] != visitEpoch, symbolKind[Int(symbol)] == .external,
+          basicRow[Int(symbol)] >= 0
+        else { return }
+        if subject < 0 || (symbol != subject && marks[Int(symbol)] == markEpoch) {
+          stack.append(symbol)
+        }
+      }
+    }
+    appendSelected(of: row, visits, to: &stack)
     while let top = stack.popLast() {
       if top < 0 {
         order.append(~top)
@@ -95,7 +108,7 @@ extension Solver {
       guard visits[Int(top)] != visitEpoch else { continue }
       visits[Int(top)] = visitEpoch
       stack.append(~top)
-      appendSelected(of: basicRow[Int(top)], downstreamOf: subject, visits, to: &stack)
+      appendSelected(of: basicRow[Int(top)], visits, to: &stack)
     }
   }
 
@@ -122,17 +135,6 @@ extension Solver {
     }
   }
 
-  /// Appends the symbols of `row` that ``expand(_:downstreamOf:)`` replaces and has not visited.
-  private func appendSelected(
-    of row: Int32, downstreamOf subject: Int32, _ visits: [UInt32], to buffer: inout [Int32]
-  ) {
-    tableau.forEachCell(of: row) { symbol, _ in
-      if visits[Int(symbol)] != visitEpoch && selects(symbol, downstreamOf: subject) {
-        buffer.append(symbol)
-      }
-    }
-  }
-
   /// Appends the external subjects of the definitions that hold `symbol`.
   @inline(never)
   func appendDefinitions(holding symbol: Int32, to buffer: inout [Int32]) {
@@ -140,12 +142,6 @@ extension Solver {
       let defined = rowSubject[Int(row)]
       if defined >= 0, symbolKind[Int(defined)] == .external { buffer.append(defined) }
     }
-  }
-
-  @inline(__always)
-  private func selects(_ symbol: Int32, downstreamOf subject: Int32) -> Bool {
-    guard isBasicExternal(symbol) else { return false }
-    return subject < 0 || (symbol != subject && symbolMark[Int(symbol)] == markEpoch)
   }
 
   /// A new row holding `row` fully expanded; the caller drops it.
@@ -175,14 +171,10 @@ extension Solver {
     guard tableau.rowCount(containing: subject) > 1 else { return }  // only `row` holds it
     nextMarkEpoch()
     nextVisitEpoch()
-    var marks = symbolMark
-    var visits = visitMark
     var stack = takeScratch()
-    symbolMark = []
-    visitMark = []
-    let found = markUpstream(of: row, reaching: subject, &marks, &visits, &stack)
-    symbolMark = marks
-    visitMark = visits
+    let found = Self.markUpstream(
+      of: row, reaching: subject, in: tableau, symbolKind, basicRow, marks: &symbolMark,
+      markEpoch, visits: &visitMark, visitEpoch, limit: upstreamWalkLimit, &stack)
     returnScratch(stack)
     switch found {
     case false?: return
@@ -233,14 +225,21 @@ extension Solver {
 
   /// Walks the definitions upstream of `row`, depth first, and marks (in `marks`) each whose
   /// definition mentions `subject` or a marked definition; returns whether any was, or nil
-  /// past ``upstreamWalkLimit`` definitions (the marks are then incomplete). Not
-  /// `mutating`, with the tables it writes passed in, so that the compiler does not copy the
-  /// solver for the closures that read rows.
-  @inline(never)
-  private func markUpstream(
-    of row: Int32, reaching subject: Int32, _ marks: inout [UInt32], _ visits: inout [UInt32],
-    _ stack: inout [Int32]
+  /// past `limit` definitions (the marks are then incomplete). Static, with the tables it
+  /// reads and writes passed in, for the reason given at ``orderDefinitions``.
+  private static func markUpstream(
+    of row: Int32, reaching subject: Int32, in tableau: Tableau, _ symbolKind: [SymbolKind],
+    _ basicRow: [Int32], marks: inout [UInt32], _ markEpoch: UInt32, visits: inout [UInt32],
+    _ visitEpoch: UInt32, limit: Int, _ stack: inout [Int32]
   ) -> Bool? {
+    func isBasicExternal(_ symbol: Int32) -> Bool {
+      symbolKind[Int(symbol)] == .external && basicRow[Int(symbol)] >= 0
+    }
+    func appendBasicExternals(of row: Int32, to stack: inout [Int32]) {
+      tableau.forEachCell(of: row) { symbol, _ in
+        if isBasicExternal(symbol) { stack.append(symbol) }
+      }
+    }
     // `~symbol` on the stack means "symbol's dependencies are done".
     appendBasicExternals(of: row, to: &stack)
     var found = false
@@ -265,7 +264,7 @@ extension Solver {
       guard visits[Int(top)] != visitEpoch else { continue }
       visits[Int(top)] = visitEpoch
       visited += 1
-      if visited > upstreamWalkLimit { return nil }
+      if visited > limit { return nil }
       stack.append(~top)
       appendBasicExternals(of: basicRow[Int(top)], to: &stack)
     }
@@ -334,7 +333,9 @@ extension Solver {
         continue
       }
       let depth = stack.count
-      let sum = cachedSum(of: basicRow[Int(symbol)], pushingStale: &stack)
+      let sum = Self.cachedSum(
+        of: basicRow[Int(symbol)], in: tableau, symbolKind, basicRow, symbolVariable,
+        needsEvaluation, cachedValue, pushingStale: &stack)
       if stack.count == depth {
         cachedValue[Int(current)] = sum
         needsEvaluation[Int(current)] = false
@@ -347,11 +348,15 @@ extension Solver {
 
   /// The value of definition `row` from the cached values of the variables it refers to; those
   /// whose values are stale are pushed onto `stack` instead (the sum is then incomplete).
-  @inline(never)
-  private func cachedSum(of row: Int32, pushingStale stack: inout [Int32]) -> Double {
+  /// Static, with the tables it reads passed in, for the reason given at ``orderDefinitions``.
+  private static func cachedSum(
+    of row: Int32, in tableau: Tableau, _ symbolKind: [SymbolKind], _ basicRow: [Int32],
+    _ symbolVariable: [Int32], _ needsEvaluation: [Bool], _ cachedValue: [Double],
+    pushingStale stack: inout [Int32]
+  ) -> Double {
     var sum = tableau.constant(of: row)
     tableau.forEachCell(of: row) { inner, coefficient in
-      guard isBasicExternal(inner) else { return }
+      guard symbolKind[Int(inner)] == .external && basicRow[Int(inner)] >= 0 else { return }
       let dependency = symbolVariable[Int(inner)]
       if needsEvaluation[Int(dependency)] {
         stack.append(dependency)
@@ -418,31 +423,27 @@ extension Solver {
   mutating func propagateChange(from symbol: Int32) {
     var frontier = takeScratch()
     var dependents = takeScratch()
-    var needs = needsEvaluation
-    var dirty = isValueDirty
-    var dirtyList = dirtyVariables
-    needsEvaluation = []
-    isValueDirty = []
-    dirtyVariables = []
     frontier.append(symbol)
-    markDownstream(&frontier, &dependents, &needs, &dirty, &dirtyList)
-    needsEvaluation = needs
-    isValueDirty = dirty
-    dirtyVariables = dirtyList
+    Self.markDownstream(
+      in: tableau, rowSubject, symbolKind, symbolVariable, &frontier, &dependents,
+      needs: &needsEvaluation, dirty: &isValueDirty, dirtyList: &dirtyVariables)
     returnScratch(dependents)
     returnScratch(frontier)
   }
 
-  /// The walk of ``propagateChange(from:)``, in one non-mutating call with the tables it writes
-  /// passed in (a helper call per symbol from a `mutating` method copied the solver each time).
-  @inline(never)
-  private func markDownstream(
-    _ frontier: inout [Int32], _ dependents: inout [Int32], _ needs: inout [Bool],
-    _ dirty: inout [Bool], _ dirtyList: inout [Int32]
+  /// The walk of ``propagateChange(from:)``: static, with the tables it reads and writes passed
+  /// in, for the reason given at ``orderDefinitions``.
+  private static func markDownstream(
+    in tableau: Tableau, _ rowSubject: [Int32], _ symbolKind: [SymbolKind],
+    _ symbolVariable: [Int32], _ frontier: inout [Int32], _ dependents: inout [Int32],
+    needs: inout [Bool], dirty: inout [Bool], dirtyList: inout [Int32]
   ) {
     while let current = frontier.popLast() {
       dependents.removeAll(keepingCapacity: true)
-      appendDefinitions(holding: current, to: &dependents)
+      tableau.forEachRow(containing: current) { row, _ in
+        let defined = rowSubject[Int(row)]
+        if defined >= 0, symbolKind[Int(defined)] == .external { dependents.append(defined) }
+      }
       for defined in dependents {
         let variable = symbolVariable[Int(defined)]
         if !needs[Int(variable)] {
