@@ -39,7 +39,9 @@ extension Solver {
       first = breakpoint
     }
     guard flipPartner(of: first) != nil else { return (first.row, first.ratio) }
-    breakpoints.sort { $0.precedes($1) }
+    // Usually only a few of a long column's breakpoints are passed: take them from a heap in
+    // order rather than sorting them all.
+    breakpoints.makeHeap()
     // The move's reduced-cost vector, which each passed pair raises at its level. Phase one
     // does not need it.
     var costs = scratchCosts
@@ -50,22 +52,18 @@ extension Solver {
       reducedCost(of: entering, into: &costs)
       for index in costs.indices { costs[index].value *= direction }
     }
-    var leaving = breakpoints[breakpoints.count - 1]
-    for breakpoint in breakpoints {
-      guard let partner = flipPartner(of: breakpoint) else {
-        leaving = breakpoint
-        break
-      }
+    var leaving = first
+    while let breakpoint = breakpoints.popFirstInOrder() {
+      leaving = breakpoint
+      guard let partner = flipPartner(of: breakpoint) else { break }
       if !minimizingArtificial {
         let units = pairCost(breakpoint.subject, partner)
         addCost(-breakpoint.rate * units, at: symbolLevel[Int(breakpoint.subject)], to: &costs)
-        guard leadsNegative(costs) else {
-          leaving = breakpoint
-          break
-        }
+        guard leadsNegative(costs) else { break }
       }
       crossedRows.append(breakpoint.row)
     }
+    // Every breakpoint passed: the last one is where the step ends.
     if crossedRows.last == leaving.row { crossedRows.removeLast() }
     // A step that moves nothing (ratio 0) is the textbook one, so that Bland's rule still
     // prevents cycling; a long step strictly improves the objective.
@@ -166,5 +164,38 @@ struct Breakpoint {
   /// The ratio test's order: the smaller ratio, then the lower subject id.
   func precedes(_ other: Breakpoint) -> Bool {
     ratio < other.ratio || (ratio == other.ratio && subject < other.subject)
+  }
+}
+
+extension [Breakpoint] {
+  /// Arranges the breakpoints as a binary heap in the ratio test's order (first at index 0).
+  mutating func makeHeap() {
+    var index = count / 2
+    while index > 0 {
+      index -= 1
+      siftDown(from: index)
+    }
+  }
+
+  /// Removes and returns the first breakpoint in the ratio test's order from a heap.
+  mutating func popFirstInOrder() -> Breakpoint? {
+    guard !isEmpty else { return nil }
+    swapAt(0, count - 1)
+    let first = removeLast()
+    siftDown(from: 0)
+    return first
+  }
+
+  private mutating func siftDown(from start: Int) {
+    var parent = start
+    while true {
+      let left = 2 * parent + 1
+      guard left < count else { return }
+      var child = left
+      if left + 1 < count && self[left + 1].precedes(self[left]) { child = left + 1 }
+      guard self[child].precedes(self[parent]) else { return }
+      swapAt(parent, child)
+      parent = child
+    }
   }
 }

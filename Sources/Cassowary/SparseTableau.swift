@@ -183,7 +183,9 @@ public struct SparseTableau: TableauStorage {
     for slot in 0..<segment.count {
       position[Int(cells[segment.start + slot].symbol)] = -1
     }
-    if !cancelled.isEmpty {
+    if cancelled.count == 1 {
+      removeCell(at: cancelled.removeLast(), of: target)
+    } else if !cancelled.isEmpty {
       // Highest slot first: a swap-remove only moves cells from above the removed slot.
       cancelled.sort(by: >)
       for slot in cancelled { removeCell(at: slot, of: target) }
