@@ -101,15 +101,19 @@ extension Solver {
   /// as many pivots as there are rows the lowest infeasible subject id leaves instead (Bland's
   /// rule, with the entering ties already going to the lowest id), which terminates.
   ///
-  /// A row whose subject is one member of an optional constraint's pair, with the partner in no
-  /// other row, is not pivoted on here: it is set aside, and once every other row is feasible,
-  /// its pair is swapped inside the row (the partner takes the negative value's place), which
-  /// touches that row and the objective only. The primal simplex then restores optimality with
-  /// long steps. When a resize moves a form's shared width past hundreds of labels'
-  /// breakpoints, the textbook dual pivots once per label, each pivot rewriting the whole shared
-  /// column; this way it is one swap per label and a single long primal step.
+  /// Once ``longPivotsBeforeSwaps`` pivots have each rewritten a long column (an entering
+  /// symbol in more than ``shortColumn`` rows), a row that would take another such pivot, and
+  /// whose subject is one member of an optional constraint's pair with the partner in no other
+  /// row, is set aside instead. When every other row is feasible, each pair set aside is swapped
+  /// inside its row (the partner takes the negative value's place), which touches that row and
+  /// the objective only, and the primal simplex restores optimality with long steps. A resize
+  /// that moves a form's shared width past hundreds of labels' breakpoints makes the textbook
+  /// dual pivot once per label, each pivot rewriting the whole shared column; this way it is one
+  /// swap per label and a few long primal steps. A change that one long pivot settles (a
+  /// label that becomes the widest) still takes that pivot.
   mutating func dualOptimize() -> Int32? {
     var pivots = 0
+    var longPivots = 0
     var setAside = takeScratch()
     defer { returnScratch(setAside) }
     while let leaving = nextLeavingSymbol(bland: pivots > rowSubject.count) {
@@ -118,19 +122,22 @@ extension Solver {
       guard isRestricted(leaving) else { continue }
       let row = basicRow[Int(leaving)]
       guard row >= 0, tableau.constant(of: row) < -valueTolerance else { continue }
-      if swappablePartner(inRow: row) != nil {
-        setAside.append(leaving)
-        continue
-      }
       guard let entering = dualEnteringSymbol(row) else {
         infeasible.removeAll(keepingCapacity: true)
         return row
       }
+      if tableau.rowCount(containing: entering) > shortColumn {
+        if longPivots >= longPivotsBeforeSwaps && swappablePartner(inRow: row) != nil {
+          setAside.append(leaving)
+          continue
+        }
+        longPivots += 1
+      }
       pivot(entering: entering, row: row)
       pivots += 1
     }
-    // Only the rows set aside can still be infeasible; a dual pivot elsewhere cannot have
-    // put their partners in another row (a pivot row holding a partner would be theirs).
+    // Only the rows set aside can still be infeasible; a dual pivot elsewhere cannot have put
+    // their partners in another row (a pivot row holding a partner would be theirs).
     var swapped = false
     for leaving in setAside {
       let row = basicRow[Int(leaving)]
@@ -141,10 +148,18 @@ extension Solver {
       breakpointsPassed += 1
       swapped = true
     }
-    setAside.removeAll(keepingCapacity: true)
     if swapped { optimizeUnlessBatching() }
     return nil
   }
+
+  /// How many rows a dual pivot's entering column may hold and still count as short.
+  var shortColumn: Int { 32 }
+
+  /// How many dual pivots on long columns one re-solve takes before it sets rows aside for
+  /// swaps. Each costs the column's length, as a primal step after swaps does; a change that a
+  /// pivot or two settle (a label that becomes the widest) keeps the dual's few pivots, and
+  /// swapping rows one such pivot would have fixed together can cost many primal steps.
+  var longPivotsBeforeSwaps: Int { 8 }
 
   /// The partner of `row`'s subject if swapping the two in `row` alone makes the row feasible:
   /// the subject is a slack or error of an optional constraint and the partner is non-basic,

@@ -111,4 +111,45 @@ import Testing
     // The systems exercise the long step, not only the textbook one.
     #expect(passed > 0)
   }
+
+  /// A form's rows share a label width and a field width that fill the root: the optimum at
+  /// 750 is a weighted median of the labels' and fields' intrinsic widths. Resizing the root
+  /// moves it past many of them; the dual simplex sets those rows aside after a few long pivots,
+  /// swaps their pairs in place and re-optimizes, and must land where a fresh solve does.
+  @Test(arguments: SolverKind.allCases)
+  func aResizePastManyBreakpointsSwapsThemInPlace(kind: SolverKind) throws {
+    let root = Variable(0)
+    let label = Variable(1)
+    let field = Variable(2)
+    let labels = Self.alignedLabels(240)
+    let fields = Self.alignedLabels(480).suffix(240).map { $0 + 1.5 }
+    func install(in solver: inout some LayoutSolver, rootWidth: Double) throws {
+      try solver.addEditVariable(root, priority: 999)
+      try solver.suggestValue(root, rootWidth)
+      try solver.batch { (solver) throws(SolverError) in
+        try solver.add(ConstraintID(0), label + field + 40 == LinearExpression(root))
+        for (index, (labelWidth, fieldWidth)) in zip(labels, fields).enumerated() {
+          let id = Int32(1 + 4 * index)
+          let labelIntrinsic = LinearExpression(constant: labelWidth)
+          let fieldIntrinsic = LinearExpression(constant: fieldWidth)
+          try solver.add(ConstraintID(id), (label >= labelIntrinsic).at(750))
+          try solver.add(ConstraintID(id + 1), (label <= labelIntrinsic).at(251))
+          try solver.add(ConstraintID(id + 2), (field >= fieldIntrinsic).at(750))
+          try solver.add(ConstraintID(id + 3), (field <= fieldIntrinsic).at(250))
+        }
+      }
+    }
+    var solver = kind.make()
+    try install(in: &solver, rootWidth: 260)
+    for rootWidth in [520.0, 260, 400] {
+      let before = solver.statistics.breakpointsPassed
+      try solver.suggestValue(root, rootWidth)
+      #expect(solver.statistics.breakpointsPassed > before, "no swaps at root width \(rootWidth)")
+      var fresh = kind.make()
+      try install(in: &fresh, rootWidth: rootWidth)
+      for variable in [root, label, field] {
+        #expect(abs(solver.value(of: variable) - fresh.value(of: variable)) <= 1e-9)
+      }
+    }
+  }
 }
