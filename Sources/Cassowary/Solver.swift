@@ -156,9 +156,8 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   /// then linear); a shorter run is removed constraint by constraint.
   mutating func applyRemovals() {
     guard !pendingRemovals.isEmpty else { return }
-    let removals = pendingRemovals
-    pendingRemovals.removeAll()
-    if removals.count >= constraintCount {
+    if pendingRemovals.count >= constraintCount {
+      pendingRemovals.removeAll()
       do throws(SolverError) {
         try rebuild()
       } catch {
@@ -166,7 +165,13 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
       }
       return
     }
+    // Taken out while they are removed (a removal flushes, which comes back here), and put back
+    // empty so that the list keeps its capacity.
+    var removals: [ConstraintRecord] = []
+    swap(&removals, &pendingRemovals)
     for record in removals { removeRows(of: record) }
+    removals.removeAll(keepingCapacity: true)
+    pendingRemovals = removals
     needsOptimize = true
     tableau.compactIfWasteful()
   }
