@@ -59,7 +59,10 @@ struct Export: ParsableCommand {
 struct Solve: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Solve a .constraints file and print NAME = VALUE lines.",
-    discussion: "Exit status: 0 solved, 1 unsatisfiable, 2 malformed input.")
+    discussion: """
+      Exit status: 0 solved, 1 unsatisfiable, 2 malformed input, 3 refused for a resource \
+      limit (the dense solver's memory budget).
+      """)
 
   @Argument(help: "The file; - or /dev/stdin for standard input.")
   var file: String

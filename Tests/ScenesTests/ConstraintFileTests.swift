@@ -70,6 +70,18 @@ struct ConstraintFileTests {
     #expect(result.error.contains("lines 1, 2") || result.error.contains("line 2"))
   }
 
+  @Test("A file the dense tableau's memory budget refuses has status 3, not 1")
+  func refusedForMemory() {
+    let text = "edit w = 375 @999\na + b == w\na >= 10\nb >= 10\n"
+    let refused = ConstraintFile.solve(text: text, file: "m", dense: true, denseMemoryBudget: 64)
+    #expect(refused.status == 3)
+    #expect(refused.error.hasPrefix("m: error: "))
+    #expect(refused.error.contains("memory budget"))
+    #expect(refused.output.isEmpty)
+    let solved = ConstraintFile.solve(text: text, file: "m", dense: true)
+    #expect(solved.status == 0)
+  }
+
   @Test("Writing then parsing gives the same system")
   func writeAndRead() throws {
     var file = ConstraintFile()

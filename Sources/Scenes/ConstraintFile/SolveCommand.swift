@@ -1,7 +1,9 @@
 import Cassowary
 
 /// What `bench solve` does with a file's text, as a function: the solution (or the error) and
-/// the spec's exit status (0 solved, 1 unsatisfiable, 2 malformed).
+/// the exit status: the spec's 0 solved, 1 unsatisfiable, 2 malformed, and 3 when the solver
+/// refuses the file for a resource limit (the dense tableau's memory budget), which says
+/// nothing about the file.
 public struct SolveResult: Sendable {
   /// The solution lines, for standard output.
   public var output: String
@@ -12,8 +14,12 @@ public struct SolveResult: Sendable {
 }
 
 extension ConstraintFile {
-  /// Parses and solves `text` (the contents of `file`) with the `sparse` or `dense` solver.
-  public static func solve(text: String, file: String, dense: Bool) -> SolveResult {
+  /// Parses and solves `text` (the contents of `file`) with the `sparse` or `dense` solver (the
+  /// latter within `denseMemoryBudget` bytes).
+  public static func solve(
+    text: String, file: String, dense: Bool,
+    denseMemoryBudget: Int = DenseTableau.defaultMemoryBudget
+  ) -> SolveResult {
     let system: ConstraintFile
     do throws(ConstraintFileError) {
       system = try ConstraintFile(parsing: text, file: file)
@@ -23,7 +29,7 @@ extension ConstraintFile {
     do {
       let values: [Double]
       if dense {
-        var solver = DenseSolver()
+        var solver = DenseSolver(memoryBudget: denseMemoryBudget)
         values = try system.solve(with: &solver, file: file)
       } else {
         var solver = SparseSolver()
@@ -32,6 +38,11 @@ extension ConstraintFile {
       return SolveResult(output: system.solutionText(values), error: "", status: 0)
     } catch let error as UnsatisfiableFileError {
       return SolveResult(output: "", error: error.description, status: 1)
+    } catch let error as SolverError {
+      if case .memoryBudgetExceeded = error {
+        return SolveResult(output: "", error: "\(file): error: \(error)", status: 3)
+      }
+      return SolveResult(output: "", error: "\(file): error: \(error)", status: 1)
     } catch {
       return SolveResult(output: "", error: "\(file): error: \(error)", status: 1)
     }
