@@ -38,7 +38,9 @@ extension Solver {
     for breakpoint in breakpoints.dropFirst() where breakpoint.precedes(first) {
       first = breakpoint
     }
-    guard flipPartner(of: first) != nil else { return (first.row, first.ratio) }
+    guard flipPartner(of: first.subject, inRow: first.row) != nil else {
+      return (first.row, first.ratio)
+    }
     // Usually only a few of a long column's breakpoints are passed: take them from a heap in
     // order rather than sorting them all.
     breakpoints.makeHeap()
@@ -55,7 +57,7 @@ extension Solver {
     var leaving = first
     while let breakpoint = breakpoints.popFirstInOrder() {
       leaving = breakpoint
-      guard let partner = flipPartner(of: breakpoint) else { break }
+      guard let partner = flipPartner(of: breakpoint.subject, inRow: breakpoint.row) else { break }
       if !minimizingArtificial {
         let units = pairCost(breakpoint.subject, partner)
         addCost(-breakpoint.rate * units, at: symbolLevel[Int(breakpoint.subject)], to: &costs)
@@ -80,17 +82,20 @@ extension Solver {
     var rows = crossedRows
     crossedRows = []
     defer { crossedRows = rows }
-    for row in rows where tableau.constant(of: row) < -valueTolerance {
-      let subject = rowSubject[Int(row)]
-      guard subject >= 0 else { continue }
-      let partner = symbolPartner[Int(subject)]
-      guard partner >= 0, basicRow[Int(partner)] < 0,
-        tableau.coefficient(of: partner, in: row) > 0
-      else { continue }
-      pivot(entering: partner, row: row)
-      breakpointsPassed += 1
-    }
+    for row in rows { _ = swapPairIfNegative(inRow: row) }
     rows.removeAll(keepingCapacity: true)
+  }
+
+  /// If `row` is negative and its subject has a ``flipPartner(of:inRow:)``, swaps the two in
+  /// `row` (the partner becomes basic and positive), touching only that row and the objective.
+  /// Returns whether it did.
+  mutating func swapPairIfNegative(inRow row: Int32) -> Bool {
+    guard tableau.constant(of: row) < -valueTolerance else { return false }
+    let subject = rowSubject[Int(row)]
+    guard subject >= 0, let partner = flipPartner(of: subject, inRow: row) else { return false }
+    pivot(entering: partner, row: row)
+    breakpointsPassed += 1
+    return true
   }
 
   /// Appends the rows that block `entering` moving in `direction`: restricted rows whose subject
@@ -110,19 +115,18 @@ extension Solver {
     }
   }
 
-  /// The partner that can take the place of `breakpoint`'s subject in its row: the other symbol
-  /// of the subject's optional constraint, non-basic, with coefficient 1 in the row and in no
-  /// other row but the objective's, so that swapping the two touches nothing else.
-  func flipPartner(of breakpoint: Breakpoint) -> Int32? {
-    let subject = breakpoint.subject
+  /// The partner that can take the place of `subject` in its row `row`: the other symbol of the
+  /// subject's optional constraint, non-basic, with coefficient 1 in the row and in no other row
+  /// but the objective's, so that swapping the two touches nothing else.
+  func flipPartner(of subject: Int32, inRow row: Int32) -> Int32? {
     let kind = symbolKind[Int(subject)]
     guard kind == .slack || kind == .error else { return nil }
     let partner = symbolPartner[Int(subject)]
     guard partner >= 0, basicRow[Int(partner)] < 0 else { return nil }
-    guard abs(tableau.coefficient(of: partner, in: breakpoint.row) - 1) <= 1e-9 else { return nil }
+    guard abs(tableau.coefficient(of: partner, in: row) - 1) <= 1e-9 else { return nil }
     var alone = true
-    tableau.forEachRow(containing: partner) { row, _ in
-      if row != breakpoint.row && rowSubject[Int(row)] != RowRole.objective { alone = false }
+    tableau.forEachRow(containing: partner) { other, _ in
+      if other != row && rowSubject[Int(other)] != RowRole.objective { alone = false }
     }
     return alone ? partner : nil
   }

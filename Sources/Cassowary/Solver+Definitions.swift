@@ -11,6 +11,14 @@ extension Solver {
 
   @inline(__always)
   func isBasicExternal(_ symbol: Int32) -> Bool {
+    Self.isBasicExternal(symbol, symbolKind, basicRow)
+  }
+
+  /// Whether `symbol` is an external variable with a definition, for the static walks below.
+  @inline(__always)
+  static func isBasicExternal(
+    _ symbol: Int32, _ symbolKind: [SymbolKind], _ basicRow: [Int32]
+  ) -> Bool {
     symbolKind[Int(symbol)] == .external && basicRow[Int(symbol)] >= 0
   }
 
@@ -91,8 +99,7 @@ extension Solver {
   ) {
     func appendSelected(of row: Int32, _ visits: [UInt32], to stack: inout [Int32]) {
       tableau.forEachCell(of: row) { symbol, _ in
-        guard visits[Int(symbol)] != visitEpoch, symbolKind[Int(symbol)] == .external,
-          basicRow[Int(symbol)] >= 0
+        guard visits[Int(symbol)] != visitEpoch, isBasicExternal(symbol, symbolKind, basicRow)
         else { return }
         if subject < 0 || (symbol != subject && marks[Int(symbol)] == markEpoch) {
           stack.append(symbol)
@@ -130,14 +137,30 @@ extension Solver {
   /// Appends the basic external symbols of `row` to `buffer`.
   @inline(never)
   func appendBasicExternals(of row: Int32, to buffer: inout [Int32]) {
+    Self.appendBasicExternals(of: row, in: tableau, symbolKind, basicRow, to: &buffer)
+  }
+
+  /// ``appendBasicExternals(of:to:)`` for the static walks, with the tables passed in.
+  static func appendBasicExternals(
+    of row: Int32, in tableau: Tableau, _ symbolKind: [SymbolKind], _ basicRow: [Int32],
+    to buffer: inout [Int32]
+  ) {
     tableau.forEachCell(of: row) { symbol, _ in
-      if isBasicExternal(symbol) { buffer.append(symbol) }
+      if isBasicExternal(symbol, symbolKind, basicRow) { buffer.append(symbol) }
     }
   }
 
   /// Appends the external subjects of the definitions that hold `symbol`.
   @inline(never)
   func appendDefinitions(holding symbol: Int32, to buffer: inout [Int32]) {
+    Self.appendDefinitions(holding: symbol, in: tableau, rowSubject, symbolKind, to: &buffer)
+  }
+
+  /// ``appendDefinitions(holding:to:)`` for the static walks, with the tables passed in.
+  static func appendDefinitions(
+    holding symbol: Int32, in tableau: Tableau, _ rowSubject: [Int32],
+    _ symbolKind: [SymbolKind], to buffer: inout [Int32]
+  ) {
     tableau.forEachRow(containing: symbol) { row, _ in
       let defined = rowSubject[Int(row)]
       if defined >= 0, symbolKind[Int(defined)] == .external { buffer.append(defined) }
@@ -232,16 +255,8 @@ extension Solver {
     _ basicRow: [Int32], marks: inout [UInt32], _ markEpoch: UInt32, visits: inout [UInt32],
     _ visitEpoch: UInt32, limit: Int, _ stack: inout [Int32]
   ) -> Bool? {
-    func isBasicExternal(_ symbol: Int32) -> Bool {
-      symbolKind[Int(symbol)] == .external && basicRow[Int(symbol)] >= 0
-    }
-    func appendBasicExternals(of row: Int32, to stack: inout [Int32]) {
-      tableau.forEachCell(of: row) { symbol, _ in
-        if isBasicExternal(symbol) { stack.append(symbol) }
-      }
-    }
     // `~symbol` on the stack means "symbol's dependencies are done".
-    appendBasicExternals(of: row, to: &stack)
+    appendBasicExternals(of: row, in: tableau, symbolKind, basicRow, to: &stack)
     var found = false
     var visited = 0
     while let top = stack.popLast() {
@@ -250,7 +265,9 @@ extension Solver {
         var reaches = tableau.coefficient(of: subject, in: definition) != 0
         if !reaches {
           tableau.forEachCell(of: definition) { symbol, _ in
-            if !reaches && isBasicExternal(symbol) && marks[Int(symbol)] == markEpoch {
+            if !reaches && isBasicExternal(symbol, symbolKind, basicRow)
+              && marks[Int(symbol)] == markEpoch
+            {
               reaches = true
             }
           }
@@ -266,7 +283,7 @@ extension Solver {
       visited += 1
       if visited > limit { return nil }
       stack.append(~top)
-      appendBasicExternals(of: basicRow[Int(top)], to: &stack)
+      appendBasicExternals(of: basicRow[Int(top)], in: tableau, symbolKind, basicRow, to: &stack)
     }
     return found
   }
@@ -356,7 +373,7 @@ extension Solver {
   ) -> Double {
     var sum = tableau.constant(of: row)
     tableau.forEachCell(of: row) { inner, coefficient in
-      guard symbolKind[Int(inner)] == .external && basicRow[Int(inner)] >= 0 else { return }
+      guard isBasicExternal(inner, symbolKind, basicRow) else { return }
       let dependency = symbolVariable[Int(inner)]
       if needsEvaluation[Int(dependency)] {
         stack.append(dependency)
@@ -440,10 +457,7 @@ extension Solver {
   ) {
     while let current = frontier.popLast() {
       dependents.removeAll(keepingCapacity: true)
-      tableau.forEachRow(containing: current) { row, _ in
-        let defined = rowSubject[Int(row)]
-        if defined >= 0, symbolKind[Int(defined)] == .external { dependents.append(defined) }
-      }
+      appendDefinitions(holding: current, in: tableau, rowSubject, symbolKind, to: &dependents)
       for defined in dependents {
         let variable = symbolVariable[Int(defined)]
         if !needs[Int(variable)] {

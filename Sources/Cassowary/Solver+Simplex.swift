@@ -127,7 +127,7 @@ extension Solver {
         return row
       }
       if tableau.rowCount(containing: entering) > shortColumn {
-        if longPivots >= longPivotsBeforeSwaps && swappablePartner(inRow: row) != nil {
+        if longPivots >= longPivotsBeforeSwaps && flipPartner(of: leaving, inRow: row) != nil {
           setAside.append(leaving)
           continue
         }
@@ -139,14 +139,8 @@ extension Solver {
     // Only the rows set aside can still be infeasible; a dual pivot elsewhere cannot have put
     // their partners in another row (a pivot row holding a partner would be theirs).
     var swapped = false
-    for leaving in setAside {
-      let row = basicRow[Int(leaving)]
-      guard row >= 0, tableau.constant(of: row) < -valueTolerance,
-        let partner = swappablePartner(inRow: row)
-      else { continue }
-      pivot(entering: partner, row: row)
-      breakpointsPassed += 1
-      swapped = true
+    for leaving in setAside where basicRow[Int(leaving)] >= 0 {
+      if swapPairIfNegative(inRow: basicRow[Int(leaving)]) { swapped = true }
     }
     if swapped { optimizeUnlessBatching() }
     return nil
@@ -160,15 +154,6 @@ extension Solver {
   /// pivot or two settle (a label that becomes the widest) keeps the dual's few pivots, and
   /// swapping rows one such pivot would have fixed together can cost many primal steps.
   var longPivotsBeforeSwaps: Int { 8 }
-
-  /// The partner of `row`'s subject if swapping the two in `row` alone makes the row feasible:
-  /// the subject is a slack or error of an optional constraint and the partner is non-basic,
-  /// with coefficient 1 in `row` and in no other row but the objective's.
-  func swappablePartner(inRow row: Int32) -> Int32? {
-    let subject = rowSubject[Int(row)]
-    guard subject >= 0 else { return nil }
-    return flipPartner(of: Breakpoint(ratio: 0, subject: subject, row: row, rate: -1))
-  }
 
   /// Whether `symbol` is a slack, error or dummy: a symbol the simplex keeps non-negative.
   @inline(__always)
