@@ -92,12 +92,19 @@ extension Solver {
 
   /// The symbol to make basic in a new row: its lowest-id external symbol; else the marker or
   /// the other symbol when it is a slack or error with a negative coefficient; else none (-1).
-  func chooseSubject(of row: Int32, tag: Tag) -> Int32 {
+  mutating func chooseSubject(of row: Int32, tag: Tag) -> Int32 {
     var external = Int32.max
     tableau.forEachCell(of: row) { symbol, _ in
       if symbolKind[Int(symbol)] == .external && symbol < external { external = symbol }
     }
     if external != .max { return external }
+    if tableau.constant(of: row) == 0, symbolKind[Int(tag.marker)] == .slack,
+      tableau.coefficient(of: tag.marker, in: row) > 0
+    {
+      // A row that holds with everything at zero may be read either way round: the slack, not
+      // the error, becomes basic, so the objective gains no cost and needs no pivot to undo it.
+      tableau.scale(row: row, by: -1)
+    }
     for symbol in tag.symbols where symbol >= 0 {
       let kind = symbolKind[Int(symbol)]
       if (kind == .slack || kind == .error) && tableau.coefficient(of: symbol, in: row) < 0 {
