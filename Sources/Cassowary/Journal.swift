@@ -126,6 +126,7 @@ extension Solver {
     pivotCount = journal.pivotCount
     breakpointsPassed = journal.breakpointsPassed
     for priority in journal.createdLevels { levelRows[priority] = nil }
+    orderLevels()
     var createdRows: [Int32] = []
     var createdSymbols: [Int32] = []
     swap(&createdRows, &journal.createdRows)

@@ -192,14 +192,7 @@ extension Solver {
   /// that depends on it: on a form, every row below).
   mutating func resolveCycles(in row: Int32, subject: Int32) {
     guard tableau.rowCount(containing: subject) > 1 else { return }  // only `row` holds it
-    nextMarkEpoch()
-    nextVisitEpoch()
-    var stack = takeScratch()
-    let found = Self.markUpstream(
-      of: row, reaching: subject, in: tableau, symbolKind, basicRow, marks: &symbolMark,
-      markEpoch, visits: &visitMark, visitEpoch, limit: upstreamWalkLimit, &stack)
-    returnScratch(stack)
-    switch found {
+    switch markDefinitions(upstreamOf: row, dependingOn: subject) {
     case false?: return
     case true?: break
     case nil:
@@ -210,6 +203,20 @@ extension Solver {
     }
     // Expand the marked ones out of the row.
     expand(row, downstreamOf: subject)
+  }
+
+  /// Marks (in `symbolMark`, under a new epoch) the definitions that `row` refers to, directly
+  /// or not, and that depend on `subject`. Returns whether there are any, or nil when the walk
+  /// upstream passes ``upstreamWalkLimit`` definitions.
+  mutating func markDefinitions(upstreamOf row: Int32, dependingOn subject: Int32) -> Bool? {
+    nextMarkEpoch()
+    nextVisitEpoch()
+    var stack = takeScratch()
+    let found = Self.markUpstream(
+      of: row, reaching: subject, in: tableau, symbolKind, basicRow, marks: &symbolMark,
+      markEpoch, visits: &visitMark, visitEpoch, limit: upstreamWalkLimit, &stack)
+    returnScratch(stack)
+    return found
   }
 
   /// Starts a new marking: every symbol reads as unmarked in `symbolMark`.

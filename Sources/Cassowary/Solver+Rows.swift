@@ -3,8 +3,16 @@ extension Solver {
   /// on a throw the caller rolls back. The caller then adds the constraint's errors to the
   /// objective (``addObjectiveEffects(of:sign:)``), which cannot fail, so an `add` need not log
   /// the long objective rows.
-  mutating func addRow(for constraint: Constraint, owner: Int32) throws(SolverError) -> Tag {
+  ///
+  /// With `redefining`, a required row that would need phase one may instead take over the
+  /// definition of one of its variables that an optional constraint defines
+  /// (``redefine(_:softPair:by:)``); nil means that failed, and the caller rolls back and adds the
+  /// row again without.
+  mutating func addRow(
+    for constraint: Constraint, owner: Int32, redefining: Bool = true
+  ) throws(SolverError) -> Tag? {
     let (row, tag) = makeRow(for: constraint, owner: owner)
+    var asWritten = RowRole.none
     if keepsDefinitions {
       // A new variable (or one nothing defines yet) becomes this row's subject, and the row its
       // definition, as written. When every variable of the row is already defined, the row is
@@ -16,10 +24,15 @@ extension Solver {
         while let external = lowestParametricExternal(in: row) {
           resolveCycles(in: row, subject: external)
           if tableau.coefficient(of: external, in: row) != 0 {
+            if asWritten != RowRole.none { dropRow(asWritten) }
             solve(row, for: external)
             install(row, subject: external)
             return tag
           }
+        }
+        if levels == 0 && redefining && constraint.priority.isRequired {
+          asWritten = makeRow(subject: RowRole.none)
+          tableau.add(row: row, times: 1, to: asWritten)
         }
         guard levels < maximumExpansionLevels, expandOneLevel(row) else { break }
         levels += 1
@@ -34,6 +47,14 @@ extension Solver {
       }
       subject = tag.marker  // redundant: the constraint already holds
     }
+    if subject < 0 && asWritten != RowRole.none,
+      let (variable, pair) = redefinableVariable(in: asWritten)
+    {
+      // Phase one would be needed: the row as written takes a definition over instead.
+      dropRow(row)
+      return redefine(variable, softPair: pair, by: asWritten) ? tag : nil
+    }
+    if asWritten != RowRole.none { dropRow(asWritten) }
     if subject < 0 {
       try addWithArtificialVariable(row, constraint: constraint)
     } else {
@@ -234,7 +255,16 @@ extension Solver {
     let row = makeRow(subject: RowRole.objective, priority: priority)
     levelRows[priority] = row
     if journal.isActive { journal.createdLevels.append(priority) }
+    orderLevels()
     return row
+  }
+
+  /// Lists the objective rows in ``levelOrder``, highest priority first; called whenever a
+  /// level comes or goes (rarely: a layout has a handful of levels).
+  mutating func orderLevels() {
+    levelOrder.removeAll(keepingCapacity: true)
+    for (_, row) in levelRows { levelOrder.append(row) }
+    levelOrder.sort { rowPriority[Int($0)] > rowPriority[Int($1)] }
   }
 
   mutating func retainLevel(_ priority: Float) {
@@ -249,7 +279,10 @@ extension Solver {
       return
     }
     levelUses[priority] = nil
-    if let row = levelRows.removeValue(forKey: priority) { dropRow(row) }
+    if let row = levelRows.removeValue(forKey: priority) {
+      dropRow(row)
+      orderLevels()
+    }
   }
 
   /// Removes a constraint's row and symbols from the tableau.

@@ -46,16 +46,15 @@ extension Solver {
   }
 
   /// The entry of `symbol`'s reduced-cost vector at the highest priority where it is not zero.
+  ///
+  /// Looks the symbol up in each objective row (a few, and found without scanning) rather than
+  /// scanning its column, which for a shared symbol (the root's size) holds thousands of rows.
   func leadingCost(of symbol: Int32) -> (priority: Float, cost: Double) {
-    var priority: Float = -1
-    var cost = 0.0
-    tableau.forEachRow(containing: symbol) { row, coefficient in
-      if rowSubject[Int(row)] == RowRole.objective && rowPriority[Int(row)] > priority {
-        priority = rowPriority[Int(row)]
-        cost = coefficient
-      }
+    for row in levelOrder {
+      let cost = tableau.coefficient(of: symbol, in: row)
+      if cost != 0 { return (rowPriority[Int(row)], cost) }
     }
-    return (priority, cost)
+    return (-1, 0)
   }
 
   /// Phase one: minimizes the artificial objective `row` (a scalar row).

@@ -4,7 +4,9 @@ extension Solver {
   /// Each constraint entered the tableau as `0 = expression + its marker and error terms`.
   /// Substituting every basic symbol by its row, recursively, must turn that equation into an
   /// identity over the parametric symbols; a constraint for which it does not is listed, with
-  /// what is left over. Costs the size of the expansions: use it on small systems.
+  /// what is left over. A restricted or objective row that holds an external symbol, and a
+  /// restricted row whose value is negative, are listed too. Costs the size of the expansions:
+  /// use it on small systems.
   public func structuralDefects(tolerance: Double = 1e-7) -> [String] {
     var defects: [String] = []
     func check(_ name: String, _ expression: LinearExpression, _ tag: Tag, _ relation: Relation) {
@@ -44,6 +46,23 @@ extension Solver {
         let parts = left.sorted { $0.key < $1.key }.map { "\($0.value)·s\($0.key)" }
         defects.append(
           "\(name): leaves \(constant) + \(parts.joined(separator: " + "))")
+      }
+    }
+    // Only definitions may hold an external symbol: a restricted or objective row holding one
+    // would change (and could turn negative) when the external becomes basic.
+    for row in rowSubject.indices {
+      let subject = rowSubject[row]
+      guard subject != RowRole.released,
+        subject < 0 || symbolKind[Int(subject)] != .external
+      else { continue }
+      tableau.forEachCell(of: Int32(row)) { symbol, _ in
+        if symbolKind[Int(symbol)] == .external {
+          defects.append("row \(row) (subject \(subject)) holds external symbol s\(symbol)")
+        }
+      }
+      if subject >= 0 && tableau.constant(of: Int32(row)) < -valueTolerance {
+        defects.append(
+          "row \(row) of s\(subject) is infeasible: \(tableau.constant(of: Int32(row)))")
       }
     }
     for (index, record) in records.enumerated() {

@@ -45,6 +45,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
 
   // The objective: one row per optional priority level.
   var levelRows: [Float: Int32] = [:]
+  var levelOrder: [Int32] = []  // the objective rows, highest priority first
   var levelUses: [Float: Int] = [:]
   var candidates = Heap<Int32>()
   var infeasible: [Int32] = []
@@ -109,7 +110,13 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     beginTransaction()
     let tag: Tag
     do {
-      tag = try addRow(for: constraint, owner: id.rawValue)
+      if let added = try addRow(for: constraint, owner: id.rawValue) {
+        tag = added
+      } else {
+        rollback()
+        beginTransaction()
+        tag = try addRow(for: constraint, owner: id.rawValue, redefining: false)!
+      }
     } catch {
       rollback()
       throw error.named(id, constraint)
