@@ -34,7 +34,9 @@ extension Solver {
           asWritten = makeRow(subject: RowRole.none)
           tableau.add(row: row, times: 1, to: asWritten)
         }
-        guard levels < maximumExpansionLevels, expandOneLevel(row) else { break }
+        guard constraint.priority.isRequired, levels < maximumExpansionLevels,
+          expandOneLevel(row)
+        else { break }
         levels += 1
       }
       expandFully(row)
