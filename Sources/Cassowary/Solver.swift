@@ -4,8 +4,10 @@ import HeapModule
 /// it keeps its tableau.
 ///
 /// Use ``SparseSolver`` (the optimized solver) or ``DenseSolver`` (the baseline). Both run the same
-/// algorithm with the same deterministic choices (Bland's rule: the lowest symbol id among equals),
-/// so they make the same pivots and give the same answers; only the cost differs.
+/// simplex with the same deterministic choices (Bland's rule: the lowest symbol id among equals)
+/// and reach the same optimum (the same values wherever it is unique). The sparse storage keeps
+/// definitions as written, which lets a new row take a definition over where the dense one runs
+/// phase one, so their pivots can differ.
 ///
 /// Objective: every distinct optional priority is a level with its own objective row. A symbol's
 /// reduced cost is the vector of its coefficients in those rows, compared from the highest
