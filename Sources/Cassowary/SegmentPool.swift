@@ -48,7 +48,7 @@ struct SegmentPool<Element> {
   }
 
   private mutating func grow(_ segment: inout Segment) {
-    let newCapacity = max(4, Int(segment.capacity) * 2)
+    let newCapacity = max(Self.smallestCapacity, Int(segment.capacity) * 2)
     let sizeClass = Self.sizeClass(of: newCapacity)
     while freeStarts.count <= sizeClass { freeStarts.append([]) }
     let start: Int32
@@ -67,8 +67,12 @@ struct SegmentPool<Element> {
     segment = Segment(start: start, count: count, capacity: Int32(newCapacity))
   }
 
+  /// The capacity of a new segment: most rows and columns of a layout's tableau hold one to three
+  /// cells, so two wastes least and a third cell costs one move.
+  static var smallestCapacity: Int { 2 }
+
   private static func sizeClass(of capacity: Int) -> Int {
-    Int.bitWidth - (capacity - 1).leadingZeroBitCount - 2  // 4 → 0, 8 → 1, 16 → 2, …
+    Int.bitWidth - (capacity - 1).leadingZeroBitCount - 1  // 2 → 0, 4 → 1, 8 → 2, …
   }
 
   /// Rebuilds the pool holding exactly the elements `segments` use, each in the smallest
@@ -83,7 +87,7 @@ struct SegmentPool<Element> {
         segments[index] = .empty
         continue
       }
-      var capacity = 4
+      var capacity = Self.smallestCapacity
       while capacity < Int(segment.count) { capacity *= 2 }
       let start = Int32(compacted.count)
       let used = Int(segment.start)..<Int(segment.start + segment.count)
