@@ -15,10 +15,11 @@ extension Solver {
     var asWritten = RowRole.none
     if keepsDefinitions {
       // A new variable (or one nothing defines yet) becomes this row's subject, and the row its
-      // definition, as written. When every variable of the row is already defined, the row is
-      // expanded one level of definitions at a time until a variable nothing defines turns up
-      // (closing a row of equal widths reaches the first width in two levels), and only when
-      // none does is it expanded fully, for the textbook path.
+      // definition, as written. When every variable of a required row is already defined, the
+      // row is expanded one level of definitions at a time until a variable nothing defines
+      // turns up (closing a row of equal widths reaches the first width in two levels), and
+      // only when none does is it expanded fully, for the textbook path. An optional row is
+      // expanded fully at once: its own pair can always be its subject.
       var levels = 0
       while true {
         while let external = lowestParametricExternal(in: row) {
