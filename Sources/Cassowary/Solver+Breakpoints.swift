@@ -1,3 +1,5 @@
+import HeapModule
+
 /// The long-step ratio test of the primal simplex: passing breakpoints instead of pivoting at each.
 ///
 /// An optional constraint's slack and error (or its two errors) form a pair whose difference is
@@ -35,15 +37,19 @@ extension Solver {
     breakpoints.removeAll(keepingCapacity: true)
     appendBreakpoints(of: entering, direction: direction, to: &breakpoints)
     guard var first = breakpoints.first else { return nil }
-    for breakpoint in breakpoints.dropFirst() where breakpoint.precedes(first) {
-      first = breakpoint
-    }
+    for breakpoint in breakpoints.dropFirst() where breakpoint < first { first = breakpoint }
     guard flipPartner(of: first.subject, inRow: first.row) != nil else {
       return (first.row, first.ratio)
     }
     // Usually only a few of a long column's breakpoints are passed: take them from a heap in
-    // order rather than sorting them all.
-    breakpoints.makeHeap()
+    // order rather than sorting them all. The heap keeps its storage between steps.
+    var heap = breakpointHeap
+    breakpointHeap = Heap()
+    defer {
+      heap.removeAll { _ in true }
+      breakpointHeap = heap
+    }
+    for breakpoint in breakpoints { heap.insert(breakpoint) }
     // The move's reduced-cost vector, which each passed pair raises at its level. Phase one
     // does not need it.
     var costs = scratchCosts
@@ -55,7 +61,7 @@ extension Solver {
       for index in costs.indices { costs[index].value *= direction }
     }
     var leaving = first
-    while let breakpoint = breakpoints.popFirstInOrder() {
+    while let breakpoint = heap.popMin() {
       leaving = breakpoint
       guard let partner = flipPartner(of: breakpoint.subject, inRow: breakpoint.row) else { break }
       if !minimizingArtificial {
@@ -156,8 +162,9 @@ extension Solver {
   }
 }
 
-/// A row that blocks the entering symbol: where its subject reaches zero.
-struct Breakpoint {
+/// A row that blocks the entering symbol: where its subject reaches zero. Ordered as the ratio
+/// test takes them: the smaller ratio, then the lower subject id (a subject has one row).
+struct Breakpoint: Comparable {
   /// How far the entering symbol moves before the subject reaches zero.
   var ratio: Double
   var subject: Int32
@@ -165,41 +172,11 @@ struct Breakpoint {
   /// The subject's change per unit move of the entering symbol (negative).
   var rate: Double
 
-  /// The ratio test's order: the smaller ratio, then the lower subject id.
-  func precedes(_ other: Breakpoint) -> Bool {
-    ratio < other.ratio || (ratio == other.ratio && subject < other.subject)
-  }
-}
-
-extension [Breakpoint] {
-  /// Arranges the breakpoints as a binary heap in the ratio test's order (first at index 0).
-  mutating func makeHeap() {
-    var index = count / 2
-    while index > 0 {
-      index -= 1
-      siftDown(from: index)
-    }
+  static func < (lhs: Breakpoint, rhs: Breakpoint) -> Bool {
+    lhs.ratio < rhs.ratio || (lhs.ratio == rhs.ratio && lhs.subject < rhs.subject)
   }
 
-  /// Removes and returns the first breakpoint in the ratio test's order from a heap.
-  mutating func popFirstInOrder() -> Breakpoint? {
-    guard !isEmpty else { return nil }
-    swapAt(0, count - 1)
-    let first = removeLast()
-    siftDown(from: 0)
-    return first
-  }
-
-  private mutating func siftDown(from start: Int) {
-    var parent = start
-    while true {
-      let left = 2 * parent + 1
-      guard left < count else { return }
-      var child = left
-      if left + 1 < count && self[left + 1].precedes(self[left]) { child = left + 1 }
-      guard self[child].precedes(self[parent]) else { return }
-      swapAt(parent, child)
-      parent = child
-    }
+  static func == (lhs: Breakpoint, rhs: Breakpoint) -> Bool {
+    lhs.ratio == rhs.ratio && lhs.subject == rhs.subject
   }
 }

@@ -18,7 +18,7 @@ extension Solver {
     beginTransaction()
     let tag: Tag
     do {
-      tag = try addRow(for: constraint, owner: -1, redefining: false)!
+      tag = try addRow(for: constraint, owner: -1, redefining: false)!.tag
     } catch {
       rollback()
       throw error
@@ -121,7 +121,7 @@ extension Solver {
       let tag: Tag
       do {
         removeRow(record.tag)
-        tag = try addRow(for: changed, owner: id.rawValue, redefining: false)!
+        tag = try addRow(for: changed, owner: id.rawValue, redefining: false)!.tag
         addObjectiveEffects(of: tag, sign: 1)
       } catch {
         rollback()

@@ -10,10 +10,27 @@
 /// and turns negative swaps its own pair (as a long step's passed rows do). No phase one, no
 /// artificial variable, and the optimizer then does what it would have done anyway.
 ///
-/// Everything that could stop it is checked before the objective rows are touched; from there
-/// on it cannot fail, so it commits the add's transaction early rather than copy those long rows
-/// into the undo log.
+/// It runs in two steps. Inside the add's transaction, everything that could stop it is done
+/// or checked (a few short rows, cheap to log); after the commit, the step that cannot fail
+/// rewrites the objective rows (long ones: a cell for almost every error), as the add's own
+/// objective effects are, so that they are never copied into the undo log.
 extension Solver {
+  /// The restricted row a redefinition left to install after the commit, with its subject.
+  struct PendingSubject {
+    var row: Int32
+    var subject: Int32
+  }
+
+  /// What ``redefine(_:softPair:by:)`` did.
+  enum Redefinition {
+    /// Done; nothing is left for after the commit.
+    case done
+    /// Done but for `PendingSubject`: ``completeRedefinition(_:)`` installs it after the commit.
+    case pending(PendingSubject)
+    /// Some row could not be kept feasible; the caller rolls back.
+    case failed
+  }
+
   /// The variable of `row` (a new required row, as written) whose definition it can take over:
   /// one an optional constraint defines (the weakest first), on which nothing the row refers to
   /// depends. Returned with that constraint's pair.
@@ -25,10 +42,11 @@ extension Solver {
   }
 
   /// Makes `row` the definition of `variable`, whose definition so far holds `pair`, the pair of
-  /// an optional constraint; that row becomes a restricted row with one of the pair as its
-  /// subject. Returns false, before it touches any objective row, when some row could not be
-  /// kept feasible; the caller then rolls back.
-  mutating func redefine(_ variable: Int32, softPair pair: TwoSymbols, by row: Int32) -> Bool {
+  /// an optional constraint; that row is to become a restricted row with one of the pair as its
+  /// subject. Touches no objective row.
+  mutating func redefine(
+    _ variable: Int32, softPair pair: TwoSymbols, by row: Int32
+  ) -> Redefinition {
     let old = basicRow[Int(variable)]
     save(old)
     // The old definition `x = d + Σ` becomes the equation `0 = d + Σ − x`, with no subject.
@@ -43,7 +61,7 @@ extension Solver {
       // stays a definition (no restricted row may hold an external).
       solve(old, for: external)
       install(old, subject: external)
-      return true
+      return .done
     }
     if tableau.constant(of: old) < 0 { tableau.scale(row: old, by: -1) }
     let first = tableau.coefficient(of: pair.first, in: old)
@@ -57,18 +75,19 @@ extension Solver {
     } else if tableau.coefficient(of: pair.second, in: old) < 0 {
       subject = pair.second
     } else {
-      return false
+      return .failed
     }
     let value = tableau.constant(of: old) / -tableau.coefficient(of: subject, in: old)
-    guard rowsStayFeasible(whenBasic: subject, takes: value, from: old) else { return false }
-    // Nothing can fail from here on. Keep what the transaction did (a few short rows), so that
-    // the objective rows the rest rewrites (long ones: a cell for almost every error) are not
-    // copied into the log; `add` then commits nothing more.
-    commit()
+    guard rowsStayFeasible(whenBasic: subject, takes: value, from: old) else { return .failed }
+    return .pending(PendingSubject(row: old, subject: subject))
+  }
+
+  /// The step of a redefinition that cannot fail, run after the add's commit: makes the pair's
+  /// member basic in its row, and swaps the pair of each row it turns negative.
+  mutating func completeRedefinition(_ pending: PendingSubject) {
     let infeasibleBefore = infeasible.count
-    solve(old, for: subject)
-    install(old, subject: subject)
-    // Rows that held the pair moved with it; each that went negative swaps its own pair.
+    solve(pending.row, for: pending.subject)
+    install(pending.row, subject: pending.subject)
     while infeasible.count > infeasibleBefore {
       let symbol = infeasible.removeLast()
       let basic = basicRow[Int(symbol)]
@@ -76,7 +95,6 @@ extension Solver {
       let swapped = swapPairIfNegative(inRow: basic)
       precondition(swapped, "row \(basic) cannot swap its pair: the feasibility check missed it")
     }
-    return true
   }
 
   /// Whether, once `symbol` is made basic in `row` with value `value` and substituted

@@ -6,11 +6,11 @@ extension Solver {
   ///
   /// With `redefining`, a required row that would need phase one may instead take over the
   /// definition of one of its variables that an optional constraint defines
-  /// (``redefine(_:softPair:by:)``); nil means that failed, and the caller rolls back and adds the
-  /// row again without.
+  /// (``redefine(_:softPair:by:)``): `pending` is then what the caller completes after its
+  /// commit; nil means that failed, and the caller rolls back and adds the row again without.
   mutating func addRow(
     for constraint: Constraint, owner: Int32, redefining: Bool = true
-  ) throws(SolverError) -> Tag? {
+  ) throws(SolverError) -> (tag: Tag, pending: PendingSubject?)? {
     let (row, tag) = makeRow(for: constraint, owner: owner)
     var asWritten = RowRole.none
     if keepsDefinitions {
@@ -28,7 +28,7 @@ extension Solver {
             if asWritten != RowRole.none { dropRow(asWritten) }
             solve(row, for: external)
             install(row, subject: external)
-            return tag
+            return (tag, nil)
           }
         }
         if levels == 0 && redefining && constraint.priority.isRequired {
@@ -43,6 +43,14 @@ extension Solver {
       expandFully(row)
       if tableau.constant(of: row) < 0 { tableau.scale(row: row, by: -1) }
     }
+    if tableau.constant(of: row) == 0, symbolKind[Int(tag.marker)] == .slack,
+      tableau.coefficient(of: tag.marker, in: row) > 0
+    {
+      // A row that holds with everything at zero may be read either way round: read so that
+      // its slack, not its error, can be the subject, the objective gains no cost and needs no
+      // pivot to undo it.
+      tableau.scale(row: row, by: -1)
+    }
     var subject = chooseSubject(of: row, tag: tag)
     if subject < 0 && holdsOnlyDummies(row) {
       guard abs(tableau.constant(of: row)) <= valueTolerance else {
@@ -55,7 +63,11 @@ extension Solver {
     {
       // Phase one would be needed: the row as written takes a definition over instead.
       dropRow(row)
-      return redefine(variable, softPair: pair, by: asWritten) ? tag : nil
+      switch redefine(variable, softPair: pair, by: asWritten) {
+      case .done: return (tag, nil)
+      case .pending(let pending): return (tag, pending)
+      case .failed: return nil
+      }
     }
     if asWritten != RowRole.none { dropRow(asWritten) }
     if subject < 0 {
@@ -64,7 +76,7 @@ extension Solver {
       solve(row, for: subject)
       install(row, subject: subject)
     }
-    return tag
+    return (tag, nil)
   }
 
   /// Builds the row of `constraint` with basic variables substituted out, plus its marker and
@@ -116,19 +128,12 @@ extension Solver {
 
   /// The symbol to make basic in a new row: its lowest-id external symbol; else the marker or
   /// the other symbol when it is a slack or error with a negative coefficient; else none (-1).
-  mutating func chooseSubject(of row: Int32, tag: Tag) -> Int32 {
+  func chooseSubject(of row: Int32, tag: Tag) -> Int32 {
     var external = Int32.max
     tableau.forEachCell(of: row) { symbol, _ in
       if symbolKind[Int(symbol)] == .external && symbol < external { external = symbol }
     }
     if external != .max { return external }
-    if tableau.constant(of: row) == 0, symbolKind[Int(tag.marker)] == .slack,
-      tableau.coefficient(of: tag.marker, in: row) > 0
-    {
-      // A row that holds with everything at zero may be read either way round: the slack, not
-      // the error, becomes basic, so the objective gains no cost and needs no pivot to undo it.
-      tableau.scale(row: row, by: -1)
-    }
     for symbol in tag.symbols where symbol >= 0 {
       let kind = symbolKind[Int(symbol)]
       if (kind == .slack || kind == .error) && tableau.coefficient(of: symbol, in: row) < 0 {

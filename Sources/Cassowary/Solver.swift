@@ -73,6 +73,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   var needsEvaluation: [Bool] = []
   var scratchCosts: [LevelCost] = []
   var scratchBreakpoints: [Breakpoint] = []
+  var breakpointHeap = Heap<Breakpoint>()
   var crossedRows: [Int32] = []
   var bestCosts: [LevelCost] = []
 
@@ -111,19 +112,21 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     try reserve(for: constraint.expression)
     beginTransaction()
     let tag: Tag
+    let pending: PendingSubject?
     do {
       if let added = try addRow(for: constraint, owner: id.rawValue) {
-        tag = added
+        (tag, pending) = added
       } else {
         rollback()
         beginTransaction()
-        tag = try addRow(for: constraint, owner: id.rawValue, redefining: false)!
+        (tag, pending) = try addRow(for: constraint, owner: id.rawValue, redefining: false)!
       }
     } catch {
       rollback()
       throw error.named(id, constraint)
     }
     commit()
+    if let pending { completeRedefinition(pending) }
     addObjectiveEffects(of: tag, sign: 1)
     while records.count <= Int(id.rawValue) { records.append(nil) }
     records[Int(id.rawValue)] = ConstraintRecord(constraint: constraint, tag: tag)
