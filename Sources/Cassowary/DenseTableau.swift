@@ -176,6 +176,8 @@ public struct DenseTableau: TableauStorage {
 
   public mutating func compactIfWasteful() {}
 
+  public mutating func trimExcess() {}
+
   public mutating func removeAll() {
     self = DenseTableau(memoryBudget: memoryBudget)
   }

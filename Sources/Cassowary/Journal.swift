@@ -26,6 +26,20 @@ struct Journal {
   var pivotCount = 0
   var breakpointsPassed = 0
 
+  /// Bytes held by the log's buffers.
+  var bytes: Int {
+    func size<T>(_ array: [T]) -> Int { array.capacity * MemoryLayout<T>.stride }
+    return size(savedEpoch) + size(savedRows) + size(savedCells) + size(createdRows)
+      + size(createdSymbols) + size(pendingRows) + size(pendingSymbols) + size(createdLevels)
+  }
+
+  /// Gives back what the buffers grew into beyond what they hold.
+  mutating func trimExcess() {
+    savedEpoch.trimExcessCapacity()
+    savedRows.trimExcessCapacity()
+    savedCells.trimExcessCapacity()
+  }
+
   mutating func begin() {
     precondition(!isActive, "transactions do not nest")
     isActive = true

@@ -10,9 +10,10 @@ struct Segment {
 /// One contiguous array holding many small growable lists (a tableau's rows, or its columns),
 /// so that no list is a heap object of its own.
 ///
-/// Segments come in power-of-two capacities; freed segments go to a free list per capacity and are
-/// reused, so a steady state of adds and removes allocates nothing. When the last segment is freed
-/// the storage itself is released, so memory returns to where it started.
+/// Segments grow into power-of-two capacities; freed segments go to a free list per capacity and
+/// are reused, so a steady state of adds and removes allocates nothing. Compaction packs every
+/// segment at its exact size. When the last segment is freed the storage itself is released, so
+/// memory returns to where it started.
 struct SegmentPool<Element> {
   private(set) var slots: [Element] = []
   private var freeStarts: [[Int32]] = []
@@ -36,9 +37,13 @@ struct SegmentPool<Element> {
   /// Frees `segment`'s slots; it becomes empty.
   mutating func release(_ segment: inout Segment) {
     guard segment.capacity > 0 else { return }
-    let sizeClass = Self.sizeClass(of: Int(segment.capacity))
-    while freeStarts.count <= sizeClass { freeStarts.append([]) }
-    freeStarts[sizeClass].append(segment.start)
+    // A compacted segment's capacity need not be a power of two: it is reused as the largest
+    // power of two it holds (a single slot is left until the next compaction).
+    let sizeClass = Int.bitWidth - Int(segment.capacity).leadingZeroBitCount - 2
+    if sizeClass >= 0 {
+      while freeStarts.count <= sizeClass { freeStarts.append([]) }
+      freeStarts[sizeClass].append(segment.start)
+    }
     segment = .empty
     liveSegments -= 1
     if liveSegments == 0 {
@@ -48,8 +53,8 @@ struct SegmentPool<Element> {
   }
 
   private mutating func grow(_ segment: inout Segment) {
-    let newCapacity = max(Self.smallestCapacity, Int(segment.capacity) * 2)
-    let sizeClass = Self.sizeClass(of: newCapacity)
+    let sizeClass = Self.sizeClass(of: max(Self.smallestCapacity, Int(segment.capacity) + 1))
+    let newCapacity = Self.smallestCapacity << sizeClass
     while freeStarts.count <= sizeClass { freeStarts.append([]) }
     let start: Int32
     if let reused = freeStarts[sizeClass].popLast() {
@@ -71,15 +76,24 @@ struct SegmentPool<Element> {
   /// cells, so two wastes least and a third cell costs one move.
   static var smallestCapacity: Int { 2 }
 
+  /// The size class of the smallest power-of-two capacity of at least `capacity` slots.
   private static func sizeClass(of capacity: Int) -> Int {
     Int.bitWidth - (capacity - 1).leadingZeroBitCount - 1  // 2 → 0, 4 → 1, 8 → 2, …
   }
 
-  /// Rebuilds the pool holding exactly the elements `segments` use, each in the smallest
-  /// capacity that fits; empty segments are released. `segments` must be every segment of the
-  /// pool (the rows of a tableau, or its columns).
-  mutating func compact(_ segments: inout [Segment]) {
+  /// Whether the storage has room for more than `ratio` times the `used` elements of its
+  /// segments (plus a fixed allowance, so that small pools are left alone).
+  func isWasteful(holding used: Int, beyond ratio: Double) -> Bool {
+    Double(slots.capacity) > ratio * Double(used) + 4096
+  }
+
+  /// Rebuilds the pool holding exactly the elements `segments` use, each segment at its exact
+  /// size, with an eighth to spare at the end so that the next few moves do not double the
+  /// storage; empty segments are released. `segments` must be every segment of the pool (the
+  /// rows of a tableau, or its columns), holding `used` elements in all.
+  mutating func compact(_ segments: inout [Segment], holding used: Int) {
     var compacted: [Element] = []
+    compacted.reserveCapacity(used + used / 8)
     liveSegments = 0
     for index in segments.indices where segments[index].capacity > 0 {
       let segment = segments[index]
@@ -87,13 +101,10 @@ struct SegmentPool<Element> {
         segments[index] = .empty
         continue
       }
-      var capacity = Self.smallestCapacity
-      while capacity < Int(segment.count) { capacity *= 2 }
       let start = Int32(compacted.count)
       let used = Int(segment.start)..<Int(segment.start + segment.count)
       compacted.append(contentsOf: slots[used])
-      compacted.append(contentsOf: repeatElement(filler, count: capacity - Int(segment.count)))
-      segments[index] = Segment(start: start, count: segment.count, capacity: Int32(capacity))
+      segments[index] = Segment(start: start, count: segment.count, capacity: segment.count)
       liveSegments += 1
     }
     slots = compacted

@@ -27,7 +27,7 @@ extension Solver {
     addObjectiveEffects(of: tag, sign: 1)
     retainLevel(tag.priority)
     variableUses[Int(variable.id)] += 1
-    edits[Int(variable.id)] = EditRecord(tag: tag, value: value, priority: priority)
+    edits[variable.id] = EditRecord(tag: tag, value: value, priority: priority)
     optimizeUnlessBatching()
   }
 
@@ -35,7 +35,7 @@ extension Solver {
     applyRemovals()  // a rebuild renumbers the symbols of the tags read below
     guard let edit = editRecord(variable) else { throw .unknownEditVariable(variable) }
     removeTagged(edit.tag)
-    edits[Int(variable.id)] = nil
+    edits[variable.id] = nil
     variableUses[Int(variable.id)] -= 1
     if variableUses[Int(variable.id)] == 0 { retire(variable) }
     optimizeUnlessBatching()
@@ -49,7 +49,7 @@ extension Solver {
     flushIfBatching()
     // The edit constraint is `variable − value == 0`: its constant moves by −Δvalue.
     shiftMarker(of: edit.tag, constantDelta: edit.value - value)
-    edits[Int(variable.id)]!.value = value
+    edits[variable.id]!.value = value
     if let row = dualOptimize() {
       preconditionFailure("an optional edit left row \(row) infeasible: the tableau is corrupt")
     }

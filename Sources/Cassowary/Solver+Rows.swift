@@ -183,7 +183,7 @@ extension Solver {
   func requiredOwners(of row: Int32) -> [ConstraintID: Constraint] {
     var owners: [ConstraintID: Constraint] = [:]
     tableau.forEachCell(of: row) { symbol, _ in
-      let owner = symbolOwner[Int(symbol)]
+      let owner = owner(of: symbol)
       if owner >= 0, let constraint = constraint(ConstraintID(owner)) {
         owners[ConstraintID(owner)] = constraint
       }

@@ -37,9 +37,7 @@ extension Solver {
     let constraints = records.indices.compactMap { index in
       records[index].map { (ConstraintID(index), $0.constraint) }
     }
-    let edits = self.edits.indices.compactMap { index in
-      self.edits[index].map { (Variable(index), $0) }
-    }
+    let edits = self.edits.sorted { $0.key < $1.key }.map { (Variable(id: $0.key), $0.value) }
     let reported = reportedValue
     let saved = self
     // Inside a client's batch, the rebuild still solves fully; the client's batch stays open.
@@ -97,14 +95,15 @@ extension Solver {
 
   private var bookkeepingBytes: Int {
     func size<T>(_ array: [T]) -> Int { array.capacity * MemoryLayout<T>.stride }
-    return size(symbolKind) + size(basicRow) + size(symbolOwner) + size(symbolVariable)
+    return size(symbolKind) + size(basicRow) + size(symbolVariable)
       + size(symbolPartner) + size(symbolLevel)
       + size(isCandidate) + size(freeSymbols) + size(rowSubject) + size(rowPriority)
       + size(variableSymbol) + size(variableUses) + size(reportedValue) + size(isValueDirty)
-      + size(dirtyVariables) + size(edits) + size(records) + size(infeasible)
+      + size(dirtyVariables) + edits.capacity * MemoryLayout<(Int32, EditRecord)>.stride
+      + size(records) + size(infeasible)
       + size(changedRows) + size(scratchCells) + scratchPool.reduce(0) { $0 + size($1) }
       + size(symbolMark) + size(visitMark) + size(cachedValue) + size(needsEvaluation)
-      + size(journal.savedCells) + size(journal.savedRows) + candidates.count * 4
+      + journal.bytes + size(scratchBreakpoints) + size(crossedRows) + candidates.count * 4
   }
 
   /// The tableau written out in a canonical order (rows by subject, cells by symbol), for tests

@@ -71,11 +71,10 @@ extension Solver {
         "c\(index) \(record.constraint)", record.constraint.expression, record.tag,
         record.constraint.relation)
     }
-    for (index, edit) in edits.enumerated() {
-      guard let edit else { continue }
+    for (variable, edit) in edits.sorted(by: { $0.key < $1.key }) {
       check(
-        "edit v\(index)",
-        LinearExpression([Term(Variable(id: Int32(index)))], constant: -edit.value),
+        "edit v\(variable)",
+        LinearExpression([Term(Variable(id: variable))], constant: -edit.value),
         edit.tag, .equal)
     }
     return defects

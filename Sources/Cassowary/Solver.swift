@@ -18,12 +18,14 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   // Symbols, indexed by symbol id.
   var symbolKind: [SymbolKind] = []
   var basicRow: [Int32] = []
-  var symbolOwner: [Int32] = []  // the constraint whose marker it is, or -1
   /// The other symbol of an optional constraint's slack/error or error/error pair, or -1.
   var symbolPartner: [Int32] = []
   /// The priority level of an optional constraint's slack or error (0 otherwise).
   var symbolLevel: [Float] = []
-  var symbolVariable: [Int32] = []  // the variable of an external symbol, or -1
+  /// The variable of an external symbol (≥ 0); for a required constraint's marker, −2 − the
+  /// constraint's id (see ``owner(of:)``); otherwise −1. One table serves both, as no symbol has
+  /// both: it is per symbol, and every byte per symbol counts at 10,000 views.
+  var symbolVariable: [Int32] = []
   var isCandidate: [Bool] = []
   var freeSymbols: [Int32] = []
   var liveSymbols = 0
@@ -38,7 +40,8 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   var reportedValue: [Double] = []
   var isValueDirty: [Bool] = []
   var dirtyVariables: [Int32] = []
-  var edits: [EditRecord?] = []
+  /// The edit variables, by variable id: a handful, so not a table over every variable.
+  var edits: [Int32: EditRecord] = [:]
   var liveVariables = 0
 
   // Constraints, indexed by constraint id.
@@ -60,6 +63,8 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   var pivotCount = 0
   var breakpointsPassed = 0
   var journal = Journal()
+  /// Constraints added or removed since the last outermost batch closed.
+  var structuralChanges = 0
 
   // Scratch buffers, kept to avoid allocating per operation.
   var changedRows: [Int32] = []
@@ -95,7 +100,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
 
   /// The record of edit variable `variable`, if it is one.
   func editRecord(_ variable: Variable) -> EditRecord? {
-    Int(variable.id) < edits.count ? edits[Int(variable.id)] : nil
+    edits[variable.id]
   }
 
   /// Takes a constraint's row (or an edit's) out of the tableau and releases its level.
@@ -131,6 +136,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     while records.count <= Int(id.rawValue) { records.append(nil) }
     records[Int(id.rawValue)] = ConstraintRecord(constraint: constraint, tag: tag)
     constraintCount += 1
+    structuralChanges += 1
     retainLevel(tag.priority)
     retainVariables(of: constraint.expression)
     optimizeUnlessBatching()
@@ -141,6 +147,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     guard let record = record(id) else { throw .unknownConstraint(id) }
     records[Int(id.rawValue)] = nil
     constraintCount -= 1
+    structuralChanges += 1
     if batchDepth > 0 {
       // Inside a batch, a run of removals (a teardown, a size-class switch) is applied at once.
       pendingRemovals.append(record)
@@ -220,7 +227,45 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   public mutating func endBatch() {
     precondition(batchDepth > 0, "endBatch() without beginBatch()")
     batchDepth -= 1
-    if batchDepth == 0 { flushIfBatching() }
+    guard batchDepth == 0 else { return }
+    flushIfBatching()
+    if structuralChanges >= max(1024, constraintCount / 2) { trimExcess() }
+    structuralChanges = 0
+  }
+
+  /// Gives back the space that growth left unused in the tableau and the solver's tables, once
+  /// the client's outermost batch has added or removed as many constraints as half of those that
+  /// remain (a layout's build, a large rebuild). Only then: after a batch that changes less (a
+  /// layout pass, a size-class switch, churn) the next operations would grow the same buffers
+  /// again, allocating in what should be a steady state.
+  mutating func trimExcess() {
+    tableau.trimExcess()
+    symbolKind.trimExcessCapacity()
+    basicRow.trimExcessCapacity()
+    symbolPartner.trimExcessCapacity()
+    symbolLevel.trimExcessCapacity()
+    symbolVariable.trimExcessCapacity()
+    isCandidate.trimExcessCapacity()
+    symbolMark.trimExcessCapacity()
+    visitMark.trimExcessCapacity()
+    rowSubject.trimExcessCapacity()
+    rowPriority.trimExcessCapacity()
+    variableSymbol.trimExcessCapacity()
+    variableUses.trimExcessCapacity()
+    reportedValue.trimExcessCapacity()
+    isValueDirty.trimExcessCapacity()
+    cachedValue.trimExcessCapacity()
+    needsEvaluation.trimExcessCapacity()
+    records.trimExcessCapacity()
+    journal.trimExcess()
+    // Scratch buffers are empty between operations; a large build leaves them large.
+    changedRows.trimExcessCapacity()
+    infeasible.trimExcessCapacity()
+    crossedRows.trimExcessCapacity()
+    scratchBreakpoints.trimExcessCapacity()
+    // A heap does not tell its capacity; an empty one is simply started afresh.
+    if candidates.isEmpty { candidates = Heap() }
+    breakpointHeap = Heap()
   }
 
   mutating func optimizeUnlessBatching() {
@@ -245,17 +290,22 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
       symbol = Int32(symbolKind.count)
       symbolKind.append(.free)
       basicRow.append(RowRole.none)
-      symbolOwner.append(-1)
       symbolPartner.append(-1)
       symbolLevel.append(0)
       symbolVariable.append(-1)
       isCandidate.append(false)
     }
     symbolKind[Int(symbol)] = kind
-    symbolOwner[Int(symbol)] = owner
+    symbolVariable[Int(symbol)] = owner >= 0 ? -2 - owner : -1
     liveSymbols += 1
     if journal.isActive { journal.createdSymbols.append(symbol) }
     return symbol
+  }
+
+  /// The required constraint whose marker `symbol` is, or -1.
+  func owner(of symbol: Int32) -> Int32 {
+    let reference = symbolVariable[Int(symbol)]
+    return reference <= -2 ? -2 - reference : -1
   }
 
   /// Retires `symbol`, which must hold no cells; inside a transaction, at its commit.
@@ -267,12 +317,11 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     let variable = symbolVariable[Int(symbol)]
     if variable >= 0 {
       variableSymbol[Int(variable)] = RowRole.none
-      symbolVariable[Int(symbol)] = -1
       liveVariables -= 1
     }
+    symbolVariable[Int(symbol)] = -1
     tableau.releaseSymbol(symbol)
     symbolKind[Int(symbol)] = .free
-    symbolOwner[Int(symbol)] = -1
     symbolPartner[Int(symbol)] = -1
     symbolLevel[Int(symbol)] = 0
     basicRow[Int(symbol)] = RowRole.none
@@ -285,7 +334,6 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   private mutating func releaseSymbolTables() {
     symbolKind = []
     basicRow = []
-    symbolOwner = []
     symbolPartner = []
     symbolLevel = []
     symbolVariable = []
@@ -306,7 +354,6 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     isValueDirty.append(contentsOf: repeatElement(false, count: extra))
     cachedValue.append(contentsOf: repeatElement(0, count: extra))
     needsEvaluation.append(contentsOf: repeatElement(false, count: extra))
-    edits.append(contentsOf: repeatElement(nil, count: extra))
   }
 
   /// The symbol of `variable`, made when the variable is new.
@@ -336,7 +383,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   /// no cells; rounding may leave tiny ones, which are removed.
   mutating func retire(_ variable: Variable) {
     let symbol = variableSymbol[Int(variable.id)]
-    guard symbol >= 0, edits[Int(variable.id)] == nil else { return }
+    guard symbol >= 0, edits[variable.id] == nil else { return }
     markValueDirty(symbol: symbol)
     purge(symbol)
     releaseSymbol(symbol)

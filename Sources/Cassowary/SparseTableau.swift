@@ -250,9 +250,27 @@ public struct SparseTableau: TableauStorage {
   public var totalCells: Int { cellTotal }
 
   public mutating func compactIfWasteful() {
+    // Measured by the slots segments have taken, which a steady state of moves reuses, not by
+    // the capacity, which doubling leaves anywhere up to twice that: a threshold between the
+    // two would compact, regrow and compact again on every resize.
     let limit = 4 * cellTotal + 4096
-    if cells.slots.count > limit { cells.compact(&rows) }
-    if entries.slots.count > limit { entries.compact(&columns) }
+    if cells.slots.count > limit { cells.compact(&rows, holding: cellTotal) }
+    if entries.slots.count > limit { entries.compact(&columns, holding: cellTotal) }
+  }
+
+  public mutating func trimExcess() {
+    if cells.isWasteful(holding: cellTotal, beyond: 1.5) {
+      cells.compact(&rows, holding: cellTotal)
+    }
+    if entries.isWasteful(holding: cellTotal, beyond: 1.5) {
+      entries.compact(&columns, holding: cellTotal)
+    }
+    rows.trimExcessCapacity()
+    constants.trimExcessCapacity()
+    rowOrdinal.trimExcessCapacity()
+    columns.trimExcessCapacity()
+    position.trimExcessCapacity()
+    indexedSlots.trimExcessCapacity()
   }
 
   public mutating func removeAll() {

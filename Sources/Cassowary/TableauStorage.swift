@@ -60,6 +60,10 @@ public protocol TableauStorage {
   /// Gives back space that rows and columns grew into and no longer use, once it is much larger
   /// than what is in use (amortized O(1) per call).
   mutating func compactIfWasteful()
+  /// Gives back whatever space growth left unused beyond a small allowance, so that a layout
+  /// just built holds about what it needs; called when the client's outermost batch closes
+  /// (amortized O(1) per cell added or removed since the last call).
+  mutating func trimExcess()
   /// Returns storage to its empty state, releasing memory.
   mutating func removeAll()
 }
