@@ -164,6 +164,15 @@ public struct DenseTableau: TableauStorage {
     }
   }
 
+  public mutating func shiftConstants(
+    ofRowsHolding symbol: Int32, by factor: Double, where isIncluded: (Int32) -> Bool
+  ) {
+    guard Int(symbol) < stride else { return }
+    for row in 0..<constants.count where rowIsLive[row] && isIncluded(Int32(row)) {
+      constants[row] += factor * values[row * stride + Int(symbol)]
+    }
+  }
+
   public func rowCount(containing symbol: Int32) -> Int {
     var count = 0
     forEachRow(containing: symbol) { _, _ in count += 1 }

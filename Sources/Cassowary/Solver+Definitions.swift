@@ -342,6 +342,17 @@ extension Solver {
   /// The value of the variable with symbol `symbol`, evaluating definitions that changed.
   mutating func evaluate(variable: Int32) -> Double {
     guard needsEvaluation[Int(variable)] else { return cachedValue[Int(variable)] }
+    // Usually what the definition refers to is up to date (or was evaluated just before).
+    let symbol = variableSymbol[Int(variable)]
+    if symbol >= 0, basicRow[Int(symbol)] >= 0,
+      let sum = Self.currentSum(
+        of: basicRow[Int(symbol)], in: tableau, symbolKind, basicRow, symbolVariable,
+        needsEvaluation, cachedValue)
+    {
+      cachedValue[Int(variable)] = sum
+      needsEvaluation[Int(variable)] = false
+      return sum
+    }
     var stack = takeScratch()
     stack.append(variable)
     while let current = stack.last {
@@ -368,6 +379,25 @@ extension Solver {
     }
     returnScratch(stack)
     return cachedValue[Int(variable)]
+  }
+
+  /// The value of definition `row` when every variable it refers to is up to date, else nil.
+  private static func currentSum(
+    of row: Int32, in tableau: Tableau, _ symbolKind: [SymbolKind], _ basicRow: [Int32],
+    _ symbolVariable: [Int32], _ needsEvaluation: [Bool], _ cachedValue: [Double]
+  ) -> Double? {
+    var sum = tableau.constant(of: row)
+    var isCurrent = true
+    tableau.forEachCell(of: row) { inner, coefficient in
+      guard isCurrent, isBasicExternal(inner, symbolKind, basicRow) else { return }
+      let dependency = symbolVariable[Int(inner)]
+      if needsEvaluation[Int(dependency)] {
+        isCurrent = false
+      } else {
+        sum += coefficient * cachedValue[Int(dependency)]
+      }
+    }
+    return isCurrent ? sum : nil
   }
 
   /// The value of definition `row` from the cached values of the variables it refers to; those
@@ -446,12 +476,10 @@ extension Solver {
   /// evaluation (and reporting). The set of such variables is kept closed downstream.
   mutating func propagateChange(from symbol: Int32) {
     var frontier = takeScratch()
-    var dependents = takeScratch()
     frontier.append(symbol)
     Self.markDownstream(
-      in: tableau, rowSubject, symbolKind, symbolVariable, &frontier, &dependents,
+      in: tableau, rowSubject, symbolKind, symbolVariable, &frontier,
       needs: &needsEvaluation, dirty: &isValueDirty, dirtyList: &dirtyVariables)
-    returnScratch(dependents)
     returnScratch(frontier)
   }
 
@@ -459,22 +487,22 @@ extension Solver {
   /// in, for the reason given at ``orderDefinitions``.
   private static func markDownstream(
     in tableau: Tableau, _ rowSubject: [Int32], _ symbolKind: [SymbolKind],
-    _ symbolVariable: [Int32], _ frontier: inout [Int32], _ dependents: inout [Int32],
+    _ symbolVariable: [Int32], _ frontier: inout [Int32],
     needs: inout [Bool], dirty: inout [Bool], dirtyList: inout [Int32]
   ) {
     while let current = frontier.popLast() {
-      dependents.removeAll(keepingCapacity: true)
-      appendDefinitions(holding: current, in: tableau, rowSubject, symbolKind, to: &dependents)
-      for defined in dependents {
+      // The definitions that hold `current` (see ``appendDefinitions(holding:to:)``).
+      tableau.forEachRow(containing: current) { row, _ in
+        let defined = rowSubject[Int(row)]
+        guard defined >= 0, symbolKind[Int(defined)] == .external else { return }
         let variable = symbolVariable[Int(defined)]
-        if !needs[Int(variable)] {
-          needs[Int(variable)] = true
-          if !dirty[Int(variable)] {
-            dirty[Int(variable)] = true
-            dirtyList.append(variable)
-          }
-          frontier.append(defined)
+        guard !needs[Int(variable)] else { return }
+        needs[Int(variable)] = true
+        if !dirty[Int(variable)] {
+          dirty[Int(variable)] = true
+          dirtyList.append(variable)
         }
+        frontier.append(defined)
       }
     }
   }
@@ -482,7 +510,7 @@ extension Solver {
   /// A cleared scratch buffer from the pool (buffers are reused, so this rarely allocates).
   mutating func takeScratch() -> [Int32] {
     var buffer = scratchPool.popLast() ?? []
-    buffer.removeAll(keepingCapacity: true)
+    if !buffer.isEmpty { buffer.removeAll(keepingCapacity: true) }
     return buffer
   }
 

@@ -147,8 +147,20 @@ extension Solver {
       changeConstant(of: basicRow[Int(tag.marker)], by: -shift)
     } else if tag.other >= 0, basicRow[Int(tag.other)] >= 0 {
       changeConstant(of: basicRow[Int(tag.other)], by: shift)
+    } else if !journal.isActive {
+      // Every row holding the marker moves by its coefficient there, in one pass; then what
+      // moved is noted: values to re-evaluate, rows to make feasible.
+      let subjects = rowSubject
+      tableau.shiftConstants(ofRowsHolding: tag.marker, by: shift) { subjects[Int($0)] >= 0 }
+      var externals = takeScratch()
+      Self.noteShiftedRows(
+        holding: tag.marker, in: tableau, rowSubject, symbolKind, infeasible: &infeasible,
+        externals: &externals)
+      for subject in externals { markValueDirty(symbol: subject) }
+      returnScratch(externals)
     } else {
-      // Each row holding the marker, with the marker's coefficient there (a row in `symbol`).
+      // Each row holding the marker, with the marker's coefficient there (a row in `symbol`),
+      // saved for the transaction before it changes.
       var coefficients = scratchCells
       scratchCells = []
       coefficients.removeAll(keepingCapacity: true)
@@ -162,8 +174,24 @@ extension Solver {
     }
   }
 
+  /// After a shift of the constants of the rows holding `marker`: queues the restricted rows left
+  /// negative in `infeasible` and appends the basic external variables among the subjects to
+  /// `externals`. Static, with the tables passed in, so that it can read the tableau while
+  /// writing the queue.
+  private static func noteShiftedRows(
+    holding marker: Int32, in tableau: Tableau, _ rowSubject: [Int32],
+    _ symbolKind: [SymbolKind], infeasible: inout [Int32], externals: inout [Int32]
+  ) {
+    tableau.forEachRow(containing: marker) { row, _ in
+      let subject = rowSubject[Int(row)]
+      if subject >= 0, queueIfInfeasible(row, subject, tableau, symbolKind, &infeasible) {
+        externals.append(subject)
+      }
+    }
+  }
+
   private mutating func changeConstant(of row: Int32, by delta: Double) {
-    save(row)
+    if journal.isActive { save(row) }
     tableau.setConstant(tableau.constant(of: row) + delta, of: row)
     noteConstantChanged(row: row, subject: rowSubject[Int(row)])
   }

@@ -528,14 +528,28 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   /// Records what follows from a change to the constant of `row`, whose subject is `subject`.
   @inline(__always)
   mutating func noteConstantChanged(row: Int32, subject: Int32) {
+    if Self.queueIfInfeasible(row, subject, tableau, symbolKind, &infeasible) {
+      markValueDirty(symbol: subject)
+    }
+  }
+
+  /// Queues `subject` in `infeasible` when it is a slack, error or dummy whose row's constant is
+  /// negative; returns whether it is an external variable instead, whose value the caller marks.
+  /// Static, with the tables passed in, so that callers can read the tableau while queueing.
+  @inline(__always)
+  static func queueIfInfeasible(
+    _ row: Int32, _ subject: Int32, _ tableau: Tableau, _ symbolKind: [SymbolKind],
+    _ infeasible: inout [Int32]
+  ) -> Bool {
     switch symbolKind[Int(subject)] {
     case .external:
-      markValueDirty(symbol: subject)
+      return true
     case .slack, .error, .dummy:
       if tableau.constant(of: row) < -valueTolerance { infeasible.append(subject) }
     case .free:
       break
     }
+    return false
   }
 }
 

@@ -237,6 +237,19 @@ public struct SparseTableau: TableauStorage {
     }
   }
 
+  public mutating func shiftConstants(
+    ofRowsHolding symbol: Int32, by factor: Double, where isIncluded: (Int32) -> Bool
+  ) {
+    guard Int(symbol) < columns.count else { return }
+    let column = columns[Int(symbol)]
+    for slot in 0..<column.count {
+      let entry = entries[column.start + slot]
+      guard isIncluded(entry.row) else { continue }
+      let coefficient = cells[rows[Int(entry.row)].start + entry.cellSlot].coefficient
+      constants[Int(entry.row)] += factor * coefficient
+    }
+  }
+
   public func rowCount(containing symbol: Int32) -> Int {
     Int(symbol) < columns.count ? Int(columns[Int(symbol)].count) : 0
   }

@@ -48,6 +48,10 @@ public protocol TableauStorage {
   func forEachCell(of row: Int32, _ body: (Int32, Double) -> Void)
   /// Calls `body` with each row holding `symbol`, and the symbol's coefficient there.
   func forEachRow(containing symbol: Int32, _ body: (Int32, Double) -> Void)
+  /// Adds `factor` times its coefficient of `symbol` to the constant of each row holding
+  /// `symbol` for which `isIncluded` is true: a change of variables on `symbol` in one pass.
+  mutating func shiftConstants(
+    ofRowsHolding symbol: Int32, by factor: Double, where isIncluded: (Int32) -> Bool)
   /// The number of rows holding `symbol` (its column length).
   func rowCount(containing symbol: Int32) -> Int
   /// Called when `symbol` is retired; it holds no cells by then.
