@@ -60,13 +60,13 @@ struct Journal {
 
   mutating func end() {
     isActive = false
-    savedRows.removeAll(keepingCapacity: true)
-    savedCells.removeAll(keepingCapacity: true)
-    createdRows.removeAll(keepingCapacity: true)
-    createdSymbols.removeAll(keepingCapacity: true)
-    pendingRows.removeAll(keepingCapacity: true)
-    pendingSymbols.removeAll(keepingCapacity: true)
-    createdLevels.removeAll(keepingCapacity: true)
+    savedRows.removeAllKeepingCapacity()
+    savedCells.removeAllKeepingCapacity()
+    createdRows.removeAllKeepingCapacity()
+    createdSymbols.removeAllKeepingCapacity()
+    pendingRows.removeAllKeepingCapacity()
+    pendingSymbols.removeAllKeepingCapacity()
+    createdLevels.removeAllKeepingCapacity()
   }
 }
 
@@ -104,8 +104,8 @@ extension Solver {
     journal.end()
     for row in rows { tableau.releaseRow(row) }
     for symbol in symbols { releaseSymbol(symbol) }
-    rows.removeAll(keepingCapacity: true)
-    symbols.removeAll(keepingCapacity: true)
+    rows.removeAllKeepingCapacity()
+    symbols.removeAllKeepingCapacity()
     swap(&rows, &journal.pendingRows)
     swap(&symbols, &journal.pendingSymbols)
   }
@@ -136,7 +136,7 @@ extension Solver {
         markValueDirty(symbol: saved.subject)
       }
     }
-    infeasible.removeAll(keepingCapacity: true)
+    infeasible.removeAllKeepingCapacity()
     pivotCount = journal.pivotCount
     breakpointsPassed = journal.breakpointsPassed
     for priority in journal.createdLevels { levelRows[priority] = nil }
@@ -155,8 +155,8 @@ extension Solver {
       for row in changedRows { tableau.removeCell(for: symbol, from: row) }
       releaseSymbol(symbol)
     }
-    createdRows.removeAll(keepingCapacity: true)
-    createdSymbols.removeAll(keepingCapacity: true)
+    createdRows.removeAllKeepingCapacity()
+    createdSymbols.removeAllKeepingCapacity()
     swap(&createdRows, &journal.createdRows)
     swap(&createdSymbols, &journal.createdSymbols)
   }

@@ -102,8 +102,8 @@ struct SegmentPool<Element> {
         continue
       }
       let start = Int32(compacted.count)
-      let used = Int(segment.start)..<Int(segment.start + segment.count)
-      compacted.append(contentsOf: slots[used])
+      // Element by element: most segments hold one to three, for which a bulk copy costs more.
+      for slot in segment.start..<segment.start + segment.count { compacted.append(self[slot]) }
       segments[index] = Segment(start: start, count: segment.count, capacity: segment.count)
       liveSegments += 1
     }

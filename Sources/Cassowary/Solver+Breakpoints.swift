@@ -30,11 +30,11 @@ extension Solver {
   mutating func longStepLeavingRow(
     for entering: Int32, direction: Double, minimizingArtificial: Bool = false
   ) -> (row: Int32, ratio: Double)? {
-    crossedRows.removeAll(keepingCapacity: true)
+    crossedRows.removeAllKeepingCapacity()
     var breakpoints = scratchBreakpoints
     scratchBreakpoints = []
     defer { scratchBreakpoints = breakpoints }
-    breakpoints.removeAll(keepingCapacity: true)
+    breakpoints.removeAllKeepingCapacity()
     appendBreakpoints(of: entering, direction: direction, to: &breakpoints)
     guard var first = breakpoints.first else { return nil }
     for breakpoint in breakpoints.dropFirst() where breakpoint < first { first = breakpoint }
@@ -55,7 +55,7 @@ extension Solver {
     var costs = scratchCosts
     scratchCosts = []
     defer { scratchCosts = costs }
-    costs.removeAll(keepingCapacity: true)
+    costs.removeAllKeepingCapacity()
     if !minimizingArtificial {
       reducedCost(of: entering, into: &costs)
       for index in costs.indices { costs[index].value *= direction }
@@ -76,7 +76,7 @@ extension Solver {
     // A step that moves nothing (ratio 0) is the textbook one, so that Bland's rule still
     // prevents cycling; a long step strictly improves the objective.
     guard leaving.ratio > valueTolerance else {
-      crossedRows.removeAll(keepingCapacity: true)
+      crossedRows.removeAllKeepingCapacity()
       return (first.row, first.ratio)
     }
     return (leaving.row, leaving.ratio)
@@ -89,7 +89,7 @@ extension Solver {
     crossedRows = []
     defer { crossedRows = rows }
     for row in rows { _ = swapPairIfNegative(inRow: row) }
-    rows.removeAll(keepingCapacity: true)
+    rows.removeAllKeepingCapacity()
   }
 
   /// If `row` is negative and its subject has a ``flipPartner(of:inRow:)``, swaps the two in

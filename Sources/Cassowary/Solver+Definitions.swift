@@ -238,7 +238,7 @@ extension Solver {
     frontier.append(symbol)
     symbolMark[Int(symbol)] = markEpoch
     while let current = frontier.popLast() {
-      dependents.removeAll(keepingCapacity: true)
+      dependents.removeAllKeepingCapacity()
       appendDefinitions(holding: current, to: &dependents)
       for defined in dependents where symbolMark[Int(defined)] != markEpoch {
         symbolMark[Int(defined)] = markEpoch
@@ -510,7 +510,7 @@ extension Solver {
   /// A cleared scratch buffer from the pool (buffers are reused, so this rarely allocates).
   mutating func takeScratch() -> [Int32] {
     var buffer = scratchPool.popLast() ?? []
-    if !buffer.isEmpty { buffer.removeAll(keepingCapacity: true) }
+    buffer.removeAllKeepingCapacity()
     return buffer
   }
 

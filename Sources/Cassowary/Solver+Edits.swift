@@ -163,7 +163,7 @@ extension Solver {
       // saved for the transaction before it changes.
       var coefficients = scratchCells
       scratchCells = []
-      coefficients.removeAll(keepingCapacity: true)
+      coefficients.removeAllKeepingCapacity()
       tableau.forEachRow(containing: tag.marker) { row, coefficient in
         coefficients.append(Cell(symbol: row, coefficient: coefficient))
       }

@@ -270,7 +270,7 @@ extension Solver {
   /// Lists the objective rows in ``levelOrder``, highest priority first; called whenever a
   /// level comes or goes (rarely: a layout has a handful of levels).
   mutating func orderLevels() {
-    levelOrder.removeAll(keepingCapacity: true)
+    levelOrder.removeAllKeepingCapacity()
     for (_, row) in levelRows { levelOrder.append(row) }
     levelOrder.sort { rowPriority[Int($0)] > rowPriority[Int($1)] }
   }

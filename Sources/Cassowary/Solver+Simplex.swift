@@ -122,7 +122,7 @@ extension Solver {
       let row = basicRow[Int(leaving)]
       guard row >= 0, tableau.constant(of: row) < -valueTolerance else { continue }
       guard let entering = dualEnteringSymbol(row) else {
-        infeasible.removeAll(keepingCapacity: true)
+        infeasible.removeAllKeepingCapacity()
         return row
       }
       if tableau.rowCount(containing: entering) > shortColumn {
@@ -216,7 +216,7 @@ extension Solver {
 
   /// `symbol`'s reduced-cost vector, highest priority first.
   func reducedCost(of symbol: Int32, into costs: inout [LevelCost]) {
-    costs.removeAll(keepingCapacity: true)
+    costs.removeAllKeepingCapacity()
     tableau.forEachRow(containing: symbol) { row, coefficient in
       if rowSubject[Int(row)] == RowRole.objective {
         costs.append(LevelCost(priority: rowPriority[Int(row)], value: coefficient))

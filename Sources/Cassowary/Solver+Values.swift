@@ -21,7 +21,7 @@ extension Solver {
         body(Variable(id: variable), value)
       }
     }
-    dirtyVariables.removeAll(keepingCapacity: true)
+    dirtyVariables.removeAllKeepingCapacity()
   }
 
   // MARK: - Whole-system operations

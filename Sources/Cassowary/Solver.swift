@@ -189,7 +189,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     var removals: [ConstraintRecord] = []
     swap(&removals, &pendingRemovals)
     for record in removals { removeRows(of: record) }
-    removals.removeAll(keepingCapacity: true)
+    removals.removeAllKeepingCapacity()
     pendingRemovals = removals
     needsOptimize = true
     tableau.compactIfWasteful()
@@ -421,7 +421,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
 
   /// Fills `changedRows` with the rows holding `symbol`.
   mutating func collectRows(containing symbol: Int32) {
-    changedRows.removeAll(keepingCapacity: true)
+    changedRows.removeAllKeepingCapacity()
     var rows = changedRows
     changedRows = []
     tableau.forEachRow(containing: symbol) { row, _ in rows.append(row) }
@@ -432,7 +432,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   mutating func collectCells(of row: Int32) {
     var cells = scratchCells
     scratchCells = []
-    cells.removeAll(keepingCapacity: true)
+    cells.removeAllKeepingCapacity()
     tableau.forEachCell(of: row) { symbol, coefficient in
       cells.append(Cell(symbol: symbol, coefficient: coefficient))
     }
@@ -511,7 +511,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
       collectRows(containing: symbol)
       for changed in changedRows { save(changed) }
     }
-    changedRows.removeAll(keepingCapacity: true)
+    changedRows.removeAllKeepingCapacity()
     tableau.substitute(symbol, with: row, changed: &changedRows)
     var objectiveChanged = false
     for changed in changedRows {

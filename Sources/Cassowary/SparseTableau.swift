@@ -189,7 +189,7 @@ public struct SparseTableau: TableauStorage {
       // Highest slot first: a swap-remove only moves cells from above the removed slot.
       cancelled.sort(by: >)
       for slot in cancelled { removeCell(at: slot, of: target) }
-      cancelled.removeAll(keepingCapacity: true)
+      cancelled.removeAllKeepingCapacity()
     }
   }
 

@@ -1,0 +1,25 @@
+extension Array {
+  /// Moves the elements into storage of their size when growth left an eighth or more of the
+  /// capacity unused (and more than a few kilobytes' worth of elements): a table sized by a
+  /// layout just built then holds what the layout needs, not up to twice that. Inlined, so that
+  /// each use is specialized and copies with `memcpy`.
+  @inline(__always)
+  mutating func trimExcessCapacity() {
+    guard capacity > count + count / 8 + 1024 else { return }
+    var trimmed: [Element] = []
+    trimmed.reserveCapacity(count)
+    trimmed.append(contentsOf: self)
+    self = trimmed
+  }
+}
+
+extension Array {
+  /// Empties the array and keeps its storage for reuse. Checks for emptiness first: on an array
+  /// that never had storage, `removeAll(keepingCapacity: true)` still takes the slow path of a
+  /// shared buffer (tens of instructions), and the solver's scratch buffers and undo log are
+  /// cleared once or more per operation, mostly while already empty.
+  @inline(__always)
+  mutating func removeAllKeepingCapacity() {
+    if !isEmpty { removeAll(keepingCapacity: true) }
+  }
+}
