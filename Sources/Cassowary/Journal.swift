@@ -5,6 +5,13 @@
 /// transaction are released on rollback; rows and symbols retired during it are only returned to
 /// their free lists at commit. The log's buffers are kept between transactions.
 struct Journal {
+  /// One cell of an objective row as it was (`symbol` -1: the row's constant).
+  struct SavedCell {
+    var row: Int32
+    var symbol: Int32
+    var value: Double
+  }
+
   struct SavedRow {
     var row: Int32
     var subject: Int32
@@ -18,6 +25,8 @@ struct Journal {
   private var savedEpoch: [UInt32] = []
   var savedRows: [SavedRow] = []
   var savedCells: [Cell] = []
+  /// Cells of objective rows, logged one by one before they change (see ``Solver/saveCells``).
+  var savedObjectiveCells: [SavedCell] = []
   var createdRows: [Int32] = []
   var createdSymbols: [Int32] = []
   var pendingRows: [Int32] = []
@@ -31,6 +40,7 @@ struct Journal {
     func size<T>(_ array: [T]) -> Int { array.capacity * MemoryLayout<T>.stride }
     return size(savedEpoch) + size(savedRows) + size(savedCells) + size(createdRows)
       + size(createdSymbols) + size(pendingRows) + size(pendingSymbols) + size(createdLevels)
+      + size(savedObjectiveCells)
   }
 
   /// Gives back what the buffers grew into beyond what they hold.
@@ -38,6 +48,7 @@ struct Journal {
     savedEpoch.trimExcessCapacity()
     savedRows.trimExcessCapacity()
     savedCells.trimExcessCapacity()
+    savedObjectiveCells.trimExcessCapacity()
   }
 
   mutating func begin() {
@@ -48,6 +59,11 @@ struct Journal {
       for index in savedEpoch.indices { savedEpoch[index] = 0 }
       epoch = 1
     }
+  }
+
+  /// Whether `row` was copied whole in this transaction.
+  func isClaimed(_ row: Int32) -> Bool {
+    Int(row) < savedEpoch.count && savedEpoch[Int(row)] == epoch
   }
 
   /// Whether `row` still needs saving in this transaction; marks it saved.
@@ -62,6 +78,7 @@ struct Journal {
     isActive = false
     savedRows.removeAllKeepingCapacity()
     savedCells.removeAllKeepingCapacity()
+    savedObjectiveCells.removeAllKeepingCapacity()
     createdRows.removeAllKeepingCapacity()
     createdSymbols.removeAllKeepingCapacity()
     pendingRows.removeAllKeepingCapacity()
@@ -92,6 +109,29 @@ extension Solver {
       Journal.SavedRow(
         row: row, subject: rowSubject[Int(row)], constant: tableau.constant(of: row),
         firstCell: first, cellCount: journal.savedCells.count - first))
+  }
+
+  /// Before `target` loses its cell of `replaced` and gains a multiple of `source` (if any):
+  /// saves it. An objective row holds a cell of most symbols, so rather than copying it whole
+  /// each time a transaction first changes it (once per add, which made adding n constraints
+  /// that pivot cost n² on one long objective row), the cells about to change are logged, and
+  /// its constant. A row already copied whole needs nothing more.
+  mutating func saveCells(of target: Int32, replacing replaced: Int32, by source: Int32?) {
+    guard journal.isActive else { return }
+    guard rowSubject[Int(target)] == RowRole.objective else { return save(target) }
+    guard !journal.isClaimed(target) else { return }
+    var cells = journal.savedObjectiveCells
+    journal.savedObjectiveCells = []
+    cells.append(.init(row: target, symbol: -1, value: tableau.constant(of: target)))
+    cells.append(
+      .init(row: target, symbol: replaced, value: tableau.coefficient(of: replaced, in: target)))
+    if let source {
+      tableau.forEachCell(of: source) { symbol, _ in
+        cells.append(
+          .init(row: target, symbol: symbol, value: tableau.coefficient(of: symbol, in: target)))
+      }
+    }
+    journal.savedObjectiveCells = cells
   }
 
   /// Keeps the transaction's changes and returns what it retired to the free lists.
@@ -134,6 +174,16 @@ extension Solver {
       if saved.subject >= 0 {
         basicRow[Int(saved.subject)] = saved.row
         markValueDirty(symbol: saved.subject)
+      }
+    }
+    // Latest first, so that each cell ends as it was before its first change. Rows copied
+    // whole were logged only before their copy, so the copy does not undo what this restores.
+    for saved in journal.savedObjectiveCells.reversed()
+    where rowSubject[Int(saved.row)] == RowRole.objective {
+      if saved.symbol < 0 {
+        tableau.setConstant(saved.value, of: saved.row)
+      } else {
+        tableau.setCoefficient(saved.value, for: saved.symbol, in: saved.row)
       }
     }
     infeasible.removeAllKeepingCapacity()

@@ -322,7 +322,7 @@ extension Solver {
         }
         source = expanded
       }
-      save(target)
+      saveCells(of: target, replacing: subject, by: source)
       let coefficient = tableau.coefficient(of: subject, in: target)
       tableau.removeCell(for: subject, from: target)
       tableau.add(row: source, times: coefficient, to: target)

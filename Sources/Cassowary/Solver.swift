@@ -395,7 +395,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     if row >= 0 { dropRow(row) }
     collectRows(containing: symbol)
     for row in changedRows {
-      save(row)
+      saveCells(of: row, replacing: symbol, by: nil)
       tableau.removeCell(for: symbol, from: row)
     }
   }
@@ -509,7 +509,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   mutating func substitute(_ symbol: Int32, with row: Int32) {
     if journal.isActive {
       collectRows(containing: symbol)
-      for changed in changedRows { save(changed) }
+      for changed in changedRows { saveCells(of: changed, replacing: symbol, by: row) }
     }
     changedRows.removeAllKeepingCapacity()
     tableau.substitute(symbol, with: row, changed: &changedRows)

@@ -73,6 +73,12 @@ public protocol TableauStorage {
 }
 
 extension TableauStorage {
+  /// Sets the coefficient of `symbol` in `row` to exactly `value` (0 removes the cell).
+  mutating func setCoefficient(_ value: Double, for symbol: Int32, in row: Int32) {
+    removeCell(for: symbol, from: row)
+    if value != 0 { add(value, for: symbol, to: row) }
+  }
+
   /// A storage that finds any cell without scanning makes no difference for such rows.
   public mutating func makeIndexedRow() -> Int32 { makeRow() }
 }
