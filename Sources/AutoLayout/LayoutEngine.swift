@@ -70,6 +70,11 @@ public final class LayoutEngine {
   public internal(set) var statistics = LayoutStatistics()
   /// Every conflict recovered from, oldest first.
   public internal(set) var conflicts: [ConflictReport] = []
+  /// The solver's refusal of a change for lack of memory (the dense solver's budget), if it
+  /// refused one. The engine then stops changing the solver (its values no longer describe the
+  /// constraints), so that a scene too large for the dense baseline is reported as skipped by
+  /// whoever checks this, never as a crash.
+  public private(set) var refusal: SolverError?
   /// Where conflict messages go; standard error by default.
   public var logHandler: (String) -> Void = { message in
     var line = message + "\n"
@@ -94,6 +99,7 @@ public final class LayoutEngine {
   /// Rebuilds the solver's tableau from the installed constraints and solves it from scratch:
   /// the full solve that incremental updates are compared with.
   public func solveFromScratch() throws(SolverError) {
+    if let refusal { throw refusal }
     let start = monotonicNanoseconds()
     defer { statistics.solverNanoseconds += monotonicNanoseconds() - start }
     try solver.solveFromScratch()
@@ -203,6 +209,7 @@ public final class LayoutEngine {
     forEachItem(of: constraint) { retain($0) }
     let expression = lower(constraint)
     statistics.constraintsAdded += 1
+    guard refusal == nil else { return }
     timed {
       if case .contentSize(let hugging, let resistance) = constraint.kind {
         let growth = allocateID(constraint)
@@ -220,6 +227,7 @@ public final class LayoutEngine {
       do throws(SolverError) {
         try solver.add(ConstraintID(id), lowered)
       } catch {
+        if refuses(error) { return }
         guard case .unsatisfiable(_, _, let others) = error else { preconditionFailure("\(error)") }
         recover(breaking: constraint, conflictingWith: others)
         addOrFail(id, lowered.at(Self.brokenPriority))
@@ -228,11 +236,20 @@ public final class LayoutEngine {
   }
 
   private func addOrFail(_ id: Int32, _ constraint: Constraint) {
+    guard refusal == nil else { return }
     do throws(SolverError) {
       try solver.add(ConstraintID(id), constraint)
     } catch {
+      if refuses(error) { return }
       preconditionFailure("the solver refused an optional constraint: \(error)")
     }
+  }
+
+  /// Whether `error` is a refusal for lack of memory, which is then kept in ``refusal``.
+  private func refuses(_ error: SolverError) -> Bool {
+    guard case .memoryBudgetExceeded = error else { return false }
+    refusal = refusal ?? error
+    return true
   }
 
   func optional(_ priority: LayoutPriority) -> LayoutPriority {
@@ -256,6 +273,7 @@ public final class LayoutEngine {
 
   private func removeFromSolver(_ id: Int32) {
     guard id >= 0 else { return }
+    guard refusal == nil else { return freeID(id) }
     do throws(SolverError) {
       try solver.remove(ConstraintID(id))
     } catch {
@@ -277,10 +295,11 @@ public final class LayoutEngine {
   /// Sets one solver row's constant; a required row that cannot take it is broken first.
   private func setConstant(_ constant: Double, of constraint: LayoutConstraint, solverID id: Int32)
   {
-    guard id >= 0 else { return }
+    guard id >= 0, refusal == nil else { return }
     do throws(SolverError) {
       try solver.setConstant(ConstraintID(id), constant)
     } catch {
+      if refuses(error) { return }
       guard case .unsatisfiable(_, _, let others) = error else { preconditionFailure("\(error)") }
       recover(breaking: constraint, conflictingWith: others)
       setPriorityOrFail(id, Self.brokenPriority)
@@ -296,6 +315,7 @@ public final class LayoutEngine {
   /// resistance priorities).
   func priorityDidChange(_ constraint: LayoutConstraint) {
     statistics.prioritiesChanged += 1
+    guard refusal == nil else { return }
     timed {
       if case .contentSize(let hugging, let resistance) = constraint.kind {
         setPriorityOrFail(constraint.solverID, optional(hugging))
@@ -312,6 +332,7 @@ public final class LayoutEngine {
       do throws(SolverError) {
         try solver.setPriority(ConstraintID(id), priority)
       } catch {
+        if refuses(error) { return }
         guard case .unsatisfiable(_, _, let others) = error else { preconditionFailure("\(error)") }
         recover(breaking: constraint, conflictingWith: others)
         setPriorityOrFail(id, Self.brokenPriority)
@@ -320,9 +341,11 @@ public final class LayoutEngine {
   }
 
   private func setPriorityOrFail(_ id: Int32, _ priority: LayoutPriority) {
+    guard refusal == nil else { return }
     do throws(SolverError) {
       try solver.setPriority(ConstraintID(id), priority)
     } catch {
+      if refuses(error) { return }
       preconditionFailure("an optional priority change failed: \(error)")
     }
   }

@@ -28,19 +28,26 @@ public struct DenseTableau: TableauStorage {
 
   public mutating func reserve(rows: Int, symbols: Int) throws(SolverError) {
     let rowCapacity = max(rows, constants.count)
-    let columnCapacity = symbols > stride ? max(symbols, stride * 2, 16) : stride
+    var columnCapacity = symbols > stride ? max(symbols, stride * 2, 16) : stride
+    if rowCapacity * columnCapacity * MemoryLayout<Double>.stride > memoryBudget {
+      // Doubling (now, or earlier for fewer rows) would pass the budget: keep only the columns
+      // needed, which may still fit. Columns past the symbols in use hold only zeros.
+      columnCapacity = max(symbols, 16)
+    }
     let bytes = rowCapacity * columnCapacity * MemoryLayout<Double>.stride
     if bytes > memoryBudget {
       throw .memoryBudgetExceeded(
         rows: rowCapacity, columns: columnCapacity, bytes: bytes, budget: memoryBudget)
     }
-    if columnCapacity > stride { widen(to: columnCapacity) }
+    if columnCapacity != stride { widen(to: columnCapacity) }
   }
 
   private mutating func widen(to newStride: Int) {
     var widened = [Double](repeating: 0, count: constants.count * newStride)
     for row in 0..<constants.count {
-      for column in 0..<stride { widened[row * newStride + column] = values[row * stride + column] }
+      for column in 0..<min(stride, newStride) {
+        widened[row * newStride + column] = values[row * stride + column]
+      }
     }
     values = widened
     stride = newStride

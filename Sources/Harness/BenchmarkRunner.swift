@@ -24,6 +24,8 @@ public struct BenchmarkRunner {
     var passes: [String: [(Double, Double)]] = [:]
     /// The sparse solver's tableau size at each scene and size, to estimate the dense one's.
     var tableau: [String: (rows: Int, columns: Int)] = [:]
+    /// Why the solver refused a smaller size of a scene/solver/mode group for lack of memory.
+    var refusals: [String: String] = [:]
   }
 
   /// Runs every cell; `emit` gets each row, `progress` each group as it starts (index, total,
@@ -94,6 +96,9 @@ public struct BenchmarkRunner {
     var figures: [Phase: (AllocationDelta, UInt64)] = [:]
     var checksums: [Phase: String] = [:]
     var errors: [Phase: String] = [:]
+    // The first phase in which the solver refused a change for lack of memory, and why: it and
+    // every later phase are reported as skipped, and the group stops.
+    var refusal: (phase: Phase, reason: String)? = nil
     var statistics = (variables: 0, constraints: 0)
     // The callgrind label of a cell, when this run counts instructions.
     let label = { (phase: Phase) -> String? in
@@ -129,6 +134,10 @@ public struct BenchmarkRunner {
       elapsed = monotonicNanoseconds() - start
       oneShot += elapsed
       delta = meter.stop()
+      if let reason = Self.refusal(of: scene) {
+        refusal = (.firstSolve, reason)
+        break
+      }
       if measured {
         record(.firstSolve, elapsed, delta, scene, &samples, &figures, &checksums)
         checksums[.build] = checksums[.firstSolve]
@@ -144,7 +153,12 @@ public struct BenchmarkRunner {
         for phase in phases where !phase.isOneShot {
           measureSteady(
             phase, scene, mode, label(phase), &samples, &figures, &checksums, &errors)
+          if let reason = Self.refusal(of: scene) {
+            refusal = (phase, reason)
+            break
+          }
         }
+        if refusal != nil { break }
       }
       meter = AllocationMeter()
       start = monotonicNanoseconds()
@@ -168,10 +182,17 @@ public struct BenchmarkRunner {
       if measuredCount >= 1 && groupSeconds > configuration.cellBudget { break }
     } while true
     history.passes[groupKey, default: []].append((Double(size), oneShotSeconds))
+    if let refusal { history.refusals[groupKey] = refusal.reason }
     for phase in phases {
       var row = baseRow(kind, variant, size, solver, mode, phase)
       row.variables = statistics.variables
       row.constraints = statistics.constraints
+      if let refusal, Self.order(of: phase) >= Self.order(of: refusal.phase) {
+        row.status = "skipped"
+        row.note = refusal.reason
+        emit(row)
+        continue
+      }
       if let error = errors[phase] {
         row.status = "error"
         row.note = error
@@ -219,12 +240,25 @@ public struct BenchmarkRunner {
     return try Callgrind.measure(label, body)
   }
 
+  /// Why the scene's solver stopped taking changes (the dense solver's memory budget), if it
+  /// did: the phase that hit it measured a solver that no longer holds every constraint.
+  private static func refusal(of scene: Scene) -> String? {
+    guard let error = scene.root.layoutEngine?.refusal else { return nil }
+    return "the solver refused a change: \(error)"
+  }
+
+  /// Where `phase` comes in a group's run.
+  private static func order(of phase: Phase) -> Int {
+    Phase.allCases.firstIndex(of: phase) ?? 0
+  }
+
   /// Why a group should not run: the dense tableau would pass its memory budget, or the group
   /// would pass the time budget, extrapolated from the smaller sizes.
   private func skipReason(
     _ kind: SceneKind, _ variant: String, _ size: Int, _ solver: SolverKind, _ mode: Mode,
     _ groupKey: String, _ history: History
   ) -> String? {
+    if let refusal = history.refusals[groupKey] { return refusal + " (at a smaller size)" }
     if solver == .dense, let (rows, columns) = history.tableau["\(kind)/\(variant)/\(size)"] {
       let bytes = rows * columns * 8
       if bytes > configuration.denseMemoryBudget {
@@ -283,6 +317,7 @@ public struct BenchmarkRunner {
         errors[phase] = "\(error)"
         return
       }
+      if scene.root.layoutEngine?.refusal != nil { return }
       let elapsed = monotonicNanoseconds() - before
       let delta = meter.stop()
       count += 1
