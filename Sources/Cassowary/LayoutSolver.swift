@@ -28,9 +28,7 @@ public protocol LayoutSolver {
   /// re-adds it, and is rolled back if the result is unsatisfiable.
   mutating func setPriority(_ id: ConstraintID, _ priority: Priority) throws(SolverError)
 
-  /// Defers optimization until the outermost batch ends, for many changes at once: removals,
-  /// and the re-solve after optional constants change, are applied together before the next
-  /// other operation, so values read inside a batch may not reflect them yet.
+  /// Defers optimization until the outermost batch ends, for many changes at once.
   mutating func beginBatch()
   /// Ends a batch; the outermost end re-optimizes.
   mutating func endBatch()

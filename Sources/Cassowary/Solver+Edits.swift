@@ -71,12 +71,7 @@ extension Solver {
     guard constant.isFinite else { throw .nonFinite("the constant \(constant) for \(id)") }
     let delta = constant - record.constraint.expression.constant
     guard delta != 0 else { return }
-    // Inside a batch an optional constant only moves its rows, and the dual simplex runs once
-    // for all of them before the next other operation: an update pass changes many content
-    // sizes, and one re-solve finds the new widest label once, not once per label that grew.
-    // Moving constants leaves the reduced costs alone, so the basis stays optimal for it.
-    let defers = batchDepth > 0 && !record.constraint.priority.isRequired
-    if !defers || needsOptimize { flushIfBatching() }
+    flushIfBatching()
     if record.constraint.priority.isRequired {
       // A required constraint's new constant may contradict the others: undo on failure.
       beginTransaction()
@@ -92,9 +87,7 @@ extension Solver {
       commit()
     } else {
       shiftMarker(of: record.tag, constantDelta: delta)
-      if defers {
-        needsDualOptimize = true
-      } else if let row = dualOptimize() {
+      if let row = dualOptimize() {
         preconditionFailure("an optional constraint left row \(row) infeasible")
       }
     }

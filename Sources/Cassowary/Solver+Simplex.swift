@@ -163,29 +163,10 @@ extension Solver {
     }
   }
 
-  /// The next symbol to leave in the dual simplex: the most infeasible one (the most negative
-  /// row), or with `bland`, the lowest id among those still infeasible. Many rows queue up when
-  /// a batch defers the re-solve of many constant changes (many labels grown past a shared
-  /// width): the most negative first settles the width at once, where the last queued first
-  /// would raise it one label at a time, each pivot rewriting the width's long column.
+  /// The next symbol to leave in the dual simplex: the last one made infeasible, or with `bland`,
+  /// the lowest id among those still infeasible.
   mutating func nextLeavingSymbol(bland: Bool) -> Int32? {
-    guard bland else {
-      guard infeasible.count > 1 else { return infeasible.popLast() }
-      var most = infeasible.count - 1
-      var lowest = Double.infinity
-      for index in infeasible.indices.reversed() {
-        let symbol = infeasible[index]
-        let row = basicRow[Int(symbol)]
-        guard isRestricted(symbol), row >= 0 else { continue }
-        let constant = tableau.constant(of: row)
-        if constant < lowest {
-          lowest = constant
-          most = index
-        }
-      }
-      infeasible.swapAt(most, infeasible.count - 1)
-      return infeasible.popLast()
-    }
+    guard bland else { return infeasible.popLast() }
     var lowest = -1
     var index = 0
     while index < infeasible.count {

@@ -57,9 +57,6 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
 
   var batchDepth = 0
   var needsOptimize = false
-  /// Whether optional constants changed inside the batch and the dual simplex has yet to make
-  /// their rows feasible again (see ``setConstant(_:_:)``).
-  var needsDualOptimize = false
   /// Constraints removed inside the current batch whose rows are still in the tableau: a run of
   /// removals is applied as one step before the next other operation (see `applyRemovals`).
   var pendingRemovals: [ConstraintRecord] = []
@@ -117,7 +114,6 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     try validate(constraint)
     if let existing = self.constraint(id) { throw .duplicateConstraint(id, existing) }
     applyRemovals()
-    settleConstants()
     try reserve(for: constraint.expression)
     beginTransaction()
     let tag: Tag
@@ -278,24 +274,10 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
 
   mutating func flushIfBatching() {
     applyRemovals()
-    settleConstants()
     if needsOptimize {
       needsOptimize = false
       optimize()
     }
-  }
-
-  /// Runs the dual simplex that optional constant changes inside a batch deferred, before any
-  /// operation that needs every restricted row feasible.
-  mutating func settleConstants() {
-    guard needsDualOptimize else { return }
-    needsDualOptimize = false
-    if let row = dualOptimize() {
-      preconditionFailure("an optional constraint left row \(row) infeasible")
-    }
-    // The candidates its pivots marked are drained with the optimization that follows, rather
-    // than left to make the next constant change flush again.
-    if !candidates.isEmpty { needsOptimize = true }
   }
 
   // MARK: - Symbols and variables

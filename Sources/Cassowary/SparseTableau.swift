@@ -25,6 +25,7 @@ public struct SparseTableau: TableauStorage {
   private var liveRows = 0
   /// Scatter workspace: the index of each symbol's cell in the row being updated, or -1.
   private var position: [Int32] = []
+  private var cancelled: [Int32] = []
   private var cellTotal = 0
   /// Rows that hold a cell of almost every symbol (the objective's) are indexed: for each such
   /// row an ordinal, and for each symbol and ordinal the slot of its cell there, or -1. Finding a
@@ -153,10 +154,8 @@ public struct SparseTableau: TableauStorage {
       return
     }
     constants[Int(target)] += factor * constants[Int(source)]
-    // Scatter the target's cells, then merge the source's in; a cell that cancels is left at 0
-    // (no stored coefficient is 0 otherwise) and removed when the scatter is undone.
+    // Scatter the target's cells, then merge the source's in.
     var segment = rows[Int(target)]
-    var cancelled = false
     for slot in 0..<segment.count {
       position[Int(cells[segment.start + slot].symbol)] = slot
     }
@@ -171,7 +170,7 @@ public struct SparseTableau: TableauStorage {
         let sum = old + delta
         if isNearZero(sum, relativeTo: max(abs(old), abs(delta))) {
           cells[index].coefficient = 0
-          cancelled = true
+          cancelled.append(slot)
         } else {
           cells[index].coefficient = sum
         }
@@ -181,18 +180,16 @@ public struct SparseTableau: TableauStorage {
         position[Int(cell.symbol)] = segment.count - 1
       }
     }
-    guard cancelled else {
-      for slot in 0..<segment.count { position[Int(cells[segment.start + slot].symbol)] = -1 }
-      return
+    for slot in 0..<segment.count {
+      position[Int(cells[segment.start + slot].symbol)] = -1
     }
-    // Highest slot first: a swap-remove moves the last cell into the removed slot, and that
-    // cell has been visited already.
-    var slot = segment.count - 1
-    while slot >= 0 {
-      let cell = cells[segment.start + slot]
-      position[Int(cell.symbol)] = -1
-      if cell.coefficient == 0 { removeCell(at: slot, of: target) }
-      slot -= 1
+    if cancelled.count == 1 {
+      removeCell(at: cancelled.removeLast(), of: target)
+    } else if !cancelled.isEmpty {
+      // Highest slot first: a swap-remove only moves cells from above the removed slot.
+      cancelled.sort(by: >)
+      for slot in cancelled { removeCell(at: slot, of: target) }
+      cancelled.removeAllKeepingCapacity()
     }
   }
 

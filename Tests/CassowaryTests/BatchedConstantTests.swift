@@ -2,9 +2,9 @@ import Cassowary
 import PropertyBased
 import Testing
 
-/// Inside a batch, an optional constraint's new constant only moves its rows; the dual simplex
-/// runs once, before the next other operation or when the batch ends. Whatever the batch mixes
-/// in, the result is the one of a fresh solver of the final system, on both solvers.
+/// Constant changes inside a batch, mixed with adds, removals (deferred by the batch) and
+/// suggestions, end where a fresh solver of the final system ends, on both solvers, and every
+/// value that moved is reported.
 @Suite struct BatchedConstantTests {
   enum Operation {
     case add(ConstraintID, Constraint)
