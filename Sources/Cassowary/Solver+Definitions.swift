@@ -153,18 +153,21 @@ extension Solver {
   /// Appends the external subjects of the definitions that hold `symbol`.
   @inline(never)
   func appendDefinitions(holding symbol: Int32, to buffer: inout [Int32]) {
-    Self.appendDefinitions(holding: symbol, in: tableau, rowSubject, symbolKind, to: &buffer)
+    tableau.forEachRow(containing: symbol) { row, _ in
+      if let defined = Self.definedVariable(by: row, rowSubject, symbolKind) {
+        buffer.append(defined)
+      }
+    }
   }
 
-  /// ``appendDefinitions(holding:to:)`` for the static walks, with the tables passed in.
-  static func appendDefinitions(
-    holding symbol: Int32, in tableau: Tableau, _ rowSubject: [Int32],
-    _ symbolKind: [SymbolKind], to buffer: inout [Int32]
-  ) {
-    tableau.forEachRow(containing: symbol) { row, _ in
-      let defined = rowSubject[Int(row)]
-      if defined >= 0, symbolKind[Int(defined)] == .external { buffer.append(defined) }
-    }
+  /// The external variable `row` defines, or nil when the row is not a definition. Static, with
+  /// the tables passed in, for the static walks.
+  @inline(__always)
+  static func definedVariable(
+    by row: Int32, _ rowSubject: [Int32], _ symbolKind: [SymbolKind]
+  ) -> Int32? {
+    let subject = rowSubject[Int(row)]
+    return subject >= 0 && symbolKind[Int(subject)] == .external ? subject : nil
   }
 
   /// A new row holding `row` fully expanded; the caller drops it.
@@ -491,10 +494,9 @@ extension Solver {
     needs: inout [Bool], dirty: inout [Bool], dirtyList: inout [Int32]
   ) {
     while let current = frontier.popLast() {
-      // The definitions that hold `current` (see ``appendDefinitions(holding:to:)``).
+      // The definitions that hold `current`.
       tableau.forEachRow(containing: current) { row, _ in
-        let defined = rowSubject[Int(row)]
-        guard defined >= 0, symbolKind[Int(defined)] == .external else { return }
+        guard let defined = definedVariable(by: row, rowSubject, symbolKind) else { return }
         let variable = symbolVariable[Int(defined)]
         guard !needs[Int(variable)] else { return }
         needs[Int(variable)] = true

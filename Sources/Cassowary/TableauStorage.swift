@@ -65,8 +65,8 @@ public protocol TableauStorage {
   /// than what is in use (amortized O(1) per call).
   mutating func compactIfWasteful()
   /// Gives back whatever space growth left unused beyond a small allowance, so that a layout
-  /// just built holds about what it needs; called when the client's outermost batch closes
-  /// (amortized O(1) per cell added or removed since the last call).
+  /// just built holds about what it needs; called when an outermost batch that added or removed
+  /// many constraints closes (amortized O(1) per cell added or removed since the last call).
   mutating func trimExcess()
   /// Returns storage to its empty state, releasing memory.
   mutating func removeAll()

@@ -1,8 +1,9 @@
 import Cassowary
 import Testing
 
-/// When the outermost batch closes, the sparse solver packs its cell pools (each row and column
-/// at its exact size) and gives back the capacity its tables grew into. The packed storage must
+/// When an outermost batch closes after many constraints were added or removed (at least half as
+/// many as remain), the sparse solver packs its cell pools (each row and column at its exact
+/// size) and gives back the capacity its tables grew into. The packed storage must
 /// then behave exactly as grown storage does: rows that grow out of an exact-size segment move,
 /// freed odd-sized segments are reused, and the values are those of a fresh solver.
 @Suite struct StorageTrimmingTests {
