@@ -1,5 +1,6 @@
 import ArgumentParser
 import Cassowary
+import Foundation
 import Harness
 import Scenes
 
@@ -27,6 +28,15 @@ struct SolverProbe: ParsableCommand {
   @Flag(help: "Also print the solver's memory breakdown and pivot count per cell.")
   var verbose = false
 
+  @Option(
+    help: ArgumentHelp(
+      "The most memory, in MiB, a cell may be expected to retain; larger cells are skipped.",
+      discussion:
+        "The estimate extrapolates the memory the smaller sizes of the same kind and solver "
+        + "retained, along their log-log slope (2 from a single size). It is also the dense "
+        + "tableau's memory budget."))
+  var memoryBudget: Int = 2048
+
   func validate() throws {
     for kind in kinds.split(separator: ",") where SolverSystem.Kind(rawValue: String(kind)) == nil {
       throw ValidationError(
@@ -39,24 +49,30 @@ struct SolverProbe: ParsableCommand {
     for size in sizes.split(separator: ",") where Int(size) == nil || Int(size)! < 1 {
       throw ValidationError("'\(size)' is not a view count")
     }
+    guard memoryBudget > 0 else { throw ValidationError("the memory budget must be positive") }
   }
 
   func run() throws {
     print(
       "kind   views solver  constraints build_ms  suggest_us  constant_us  alloc_B/op "
         + "retained_MB  after_teardown_B  cells/row  max_cells")
+    let budget = memoryBudget << 20
     for kind in kinds.split(separator: ",").compactMap({ SolverSystem.Kind(rawValue: String($0)) })
     {
-      for size in sizes.split(separator: ",").compactMap({ Int($0) }) {
+      // The memory each solver retained at the sizes measured so far, to extrapolate from.
+      var retained: [Substring: [(x: Double, y: Double)]] = [:]
+      for size in sizes.split(separator: ",").compactMap({ Int($0) }).sorted() {
         let system = SolverSystem(kind, views: size)
         for solver in solvers.split(separator: ",") {
           let line: String
-          if solver == "sparse" {
+          if let reason = Self.skipReason(system.views, retained[solver, default: []], budget) {
+            line = "skipped (\(reason))"
+          } else if solver == "sparse" {
             var sparse = SparseSolver()
-            line = measure(system, &sparse)
+            (line, retained[solver, default: []]) = measure(system, &sparse, retained[solver])
           } else {
-            var dense = DenseSolver()
-            line = measure(system, &dense)
+            var dense = DenseSolver(memoryBudget: budget)
+            (line, retained[solver, default: []]) = measure(system, &dense, retained[solver])
           }
           print(
             "\(kind.rawValue.padding(6)) \(String(system.views).padding(5, left: true)) "
@@ -66,7 +82,33 @@ struct SolverProbe: ParsableCommand {
     }
   }
 
-  func measure(_ system: SolverSystem, _ solver: inout some LayoutSolver) -> String {
+  /// Why a system of `views` views should not be built: the memory the smaller sizes retained,
+  /// extrapolated, passes `budget` bytes. A solver whose tableau grows quadratically (the sparse
+  /// one on a chain of equal widths, whose restricted rows all hold every spacing) would
+  /// otherwise exhaust the machine.
+  static func skipReason(_ views: Int, _ retained: [(x: Double, y: Double)], _ budget: Int)
+    -> String?
+  {
+    guard let last = retained.last, last.y > 0 else { return nil }
+    let slope = retained.count >= 2 ? max(1, logLogSlope(retained) ?? 2) : 2
+    let estimate = last.y * pow(Double(views) / last.x, slope)
+    guard estimate > Double(budget) else { return nil }
+    return "estimated \(Int(estimate / Double(1 << 20))) MiB retained (slope "
+      + "\((slope * 100).rounded() / 100) from smaller sizes), over the \(budget >> 20) MiB budget"
+  }
+
+  /// Measures one cell; returns its line and `history` with this size's retained memory added.
+  func measure(
+    _ system: SolverSystem, _ solver: inout some LayoutSolver,
+    _ history: [(x: Double, y: Double)]?
+  ) -> (String, [(x: Double, y: Double)]) {
+    let (line, retained) = measure(system, &solver)
+    guard let retained else { return (line, history ?? []) }
+    return (line, (history ?? []) + [(x: Double(system.views), y: Double(retained))])
+  }
+
+  /// Measures one cell: its line, and the bytes the built solver retained (nil when skipped).
+  func measure(_ system: SolverSystem, _ solver: inout some LayoutSolver) -> (String, Int?) {
     AllocatorStatistics.refresh()
     let startBytes = AllocatorStatistics.allocatedBytes
     let clock = ContinuousClock()
@@ -74,7 +116,7 @@ struct SolverProbe: ParsableCommand {
       do { try system.install(in: &solver) } catch { print("  skipped: \(error)") }
     }
     guard solver.statistics.constraints == system.constraints.count else {
-      return "skipped (the dense tableau would pass its memory budget)"
+      return ("skipped (the dense tableau would pass its memory budget)", nil)
     }
     solver.forEachChangedValue { _, _ in }
     AllocatorStatistics.refresh()
@@ -120,7 +162,7 @@ struct SolverProbe: ParsableCommand {
     let afterTeardown = AllocatorStatistics.allocatedBytes - startBytes
 
     let perOp = Double(suggestAllocations + changeAllocations) / Double(2 * repetitions)
-    return [
+    let line = [
       String(system.constraints.count).padding(11, left: true),
       format(build.milliseconds).padding(8, left: true),
       format(suggest.microseconds / Double(repetitions)).padding(11, left: true),
@@ -131,6 +173,7 @@ struct SolverProbe: ParsableCommand {
       format(Double(statistics.cells) / Double(max(1, statistics.rows))).padding(10, left: true),
       String(statistics.maximumRowCells).padding(10, left: true),
     ].joined(separator: " ")
+    return (line, retained)
   }
 
   func format(_ value: Double) -> String {
