@@ -26,6 +26,8 @@ public struct DenseTableau: TableauStorage {
 
   public static var keepsDefinitionsAsWritten: Bool { false }
 
+  public static var indexesColumns: Bool { false }
+
   public mutating func reserve(rows: Int, symbols: Int) throws(SolverError) {
     let rowCapacity = max(rows, constants.count)
     var columnCapacity = symbols > stride ? max(symbols, stride * 2, 16) : stride

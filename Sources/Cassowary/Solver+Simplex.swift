@@ -217,6 +217,15 @@ extension Solver {
   /// `symbol`'s reduced-cost vector, highest priority first.
   func reducedCost(of symbol: Int32, into costs: inout [LevelCost]) {
     costs.removeAllKeepingCapacity()
+    if Tableau.indexesColumns && tableau.rowCount(containing: symbol) > levelOrder.count {
+      // A shared symbol (a form's common width) is in thousands of rows: look it up in each
+      // objective row instead (a few, indexed), which lists the levels highest first as well.
+      for row in levelOrder {
+        let cost = tableau.coefficient(of: symbol, in: row)
+        if cost != 0 { costs.append(LevelCost(priority: rowPriority[Int(row)], value: cost)) }
+      }
+      return
+    }
     tableau.forEachRow(containing: symbol) { row, coefficient in
       if rowSubject[Int(row)] == RowRole.objective {
         costs.append(LevelCost(priority: rowPriority[Int(row)], value: coefficient))

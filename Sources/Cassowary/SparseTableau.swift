@@ -41,6 +41,8 @@ public struct SparseTableau: TableauStorage {
 
   public static var keepsDefinitionsAsWritten: Bool { true }
 
+  public static var indexesColumns: Bool { true }
+
   public mutating func reserve(rows _: Int, symbols: Int) throws(SolverError) {
     if columns.count < symbols {
       let grown = max(symbols, columns.count * 2)
@@ -187,9 +189,24 @@ public struct SparseTableau: TableauStorage {
       removeCell(at: cancelled.removeLast(), of: target)
     } else if !cancelled.isEmpty {
       // Highest slot first: a swap-remove only moves cells from above the removed slot.
-      cancelled.sort(by: >)
+      Self.sortDescending(&cancelled)
       for slot in cancelled { removeCell(at: slot, of: target) }
       cancelled.removeAllKeepingCapacity()
+    }
+  }
+
+  /// Sorts distinct slots from the highest down: by insertion when there are a few (the usual
+  /// case: the library sort's generic set-up costs more than sorting them).
+  private static func sortDescending(_ slots: inout [Int32]) {
+    guard slots.count <= 16 else { return slots.sort(by: >) }
+    for index in 1..<slots.count {
+      let slot = slots[index]
+      var place = index
+      while place > 0 && slots[place - 1] < slot {
+        slots[place] = slots[place - 1]
+        place -= 1
+      }
+      slots[place] = slot
     }
   }
 

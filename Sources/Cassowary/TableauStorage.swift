@@ -12,6 +12,9 @@ public protocol TableauStorage {
   /// quadratically; the dense baseline keeps the textbook form.
   static var keepsDefinitionsAsWritten: Bool { get }
 
+  /// Whether ``rowCount(containing:)`` is O(1) (a column index); without one it scans every row.
+  static var indexesColumns: Bool { get }
+
   /// Makes room for `rows` rows and `symbols` symbols, or throws when it cannot.
   mutating func reserve(rows: Int, symbols: Int) throws(SolverError)
   /// A new, empty row with constant 0.
