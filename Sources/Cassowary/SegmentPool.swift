@@ -25,13 +25,29 @@ struct SegmentPool<Element> {
   /// Slot `index` of the pool.
   subscript(index: Int32) -> Element {
     @inline(__always) get { slots[Int(index)] }
-    @inline(__always) set { slots[Int(index)] = newValue }
+    @inline(__always) _modify { yield &slots[Int(index)] }
   }
 
   /// Makes `segment` able to hold one more element, moving it if it is full.
   @inline(__always)
   mutating func reserveOneMore(_ segment: inout Segment) {
-    if segment.count == segment.capacity { grow(&segment) }
+    if segment.count == segment.capacity { grow(&segment, toHold: segment.capacity + 1) }
+  }
+
+  /// Makes `segment` able to hold `needed` elements, moving it if it cannot: to the capacity
+  /// that growing it one element at a time would end at.
+  @inline(__always)
+  mutating func reserve(_ segment: inout Segment, toHold needed: Int32) {
+    if needed > segment.capacity { grow(&segment, toHold: needed) }
+  }
+
+  /// Calls `body` with the pool's slots, for a loop that reads and writes many of them without
+  /// a check per access. The pool must not grow meanwhile: reserve first.
+  @inline(__always)
+  mutating func withUnsafeMutableSlots<Result>(
+    _ body: (UnsafeMutableBufferPointer<Element>) -> Result
+  ) -> Result {
+    slots.withUnsafeMutableBufferPointer { body($0) }
   }
 
   /// Frees `segment`'s slots; it becomes empty.
@@ -52,8 +68,8 @@ struct SegmentPool<Element> {
     }
   }
 
-  private mutating func grow(_ segment: inout Segment) {
-    let sizeClass = Self.sizeClass(of: max(Self.smallestCapacity, Int(segment.capacity) + 1))
+  private mutating func grow(_ segment: inout Segment, toHold needed: Int32) {
+    let sizeClass = Self.sizeClass(of: max(Self.smallestCapacity, Int(needed)))
     let newCapacity = Self.smallestCapacity << sizeClass
     while freeStarts.count <= sizeClass { freeStarts.append([]) }
     let start: Int32

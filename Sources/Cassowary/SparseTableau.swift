@@ -156,43 +156,76 @@ public struct SparseTableau: TableauStorage {
       return
     }
     constants[Int(target)] += factor * constants[Int(source)]
-    // Scatter the target's cells, then merge the source's in.
-    var segment = rows[Int(target)]
-    for slot in 0..<segment.count {
-      position[Int(cells[segment.start + slot].symbol)] = slot
-    }
+    // Scatter the target's cells and count the source's symbols it lacks; make room for them,
+    // then merge the source's cells in. Appended cells keep the source's order, and each joins
+    // the end of its column, as one append at a time would leave them.
     let sourceSegment = rows[Int(source)]
-    for sourceSlot in 0..<sourceSegment.count {
-      let cell = cells[sourceSegment.start + sourceSlot]
-      let delta = factor * cell.coefficient
-      let slot = position[Int(cell.symbol)]
-      if slot >= 0 {
-        let index = segment.start + slot
-        let old = cells[index].coefficient
-        let sum = old + delta
-        if isNearZero(sum, relativeTo: max(abs(old), abs(delta))) {
-          cells[index].coefficient = 0
-          cancelled.append(slot)
-        } else {
-          cells[index].coefficient = sum
+    var segment = rows[Int(target)]
+    var fresh: Int32 = 0
+    cells.withUnsafeMutableSlots { cells in
+      position.withUnsafeMutableBufferPointer { position in
+        for slot in 0..<segment.count {
+          position[Int(cells[Int(segment.start + slot)].symbol)] = slot
         }
-      } else if delta != 0 {
-        appendCell(cell.symbol, delta, to: target)
-        segment = rows[Int(target)]
-        position[Int(cell.symbol)] = segment.count - 1
+        for sourceSlot in 0..<sourceSegment.count {
+          let cell = cells[Int(sourceSegment.start + sourceSlot)]
+          if position[Int(cell.symbol)] < 0 && factor * cell.coefficient != 0 { fresh += 1 }
+        }
       }
     }
-    for slot in 0..<segment.count {
-      position[Int(cells[segment.start + slot].symbol)] = -1
+    if fresh > 0 {
+      cells.reserve(&rows[Int(target)], toHold: segment.count + fresh)
+      segment = rows[Int(target)]
     }
+    let firstAppended = segment.count
+    var count = segment.count
+    var cancelled = self.cancelled
+    self.cancelled = []
+    cells.withUnsafeMutableSlots { cells in
+      position.withUnsafeMutableBufferPointer { position in
+        for sourceSlot in 0..<sourceSegment.count {
+          let cell = cells[Int(sourceSegment.start + sourceSlot)]
+          let delta = factor * cell.coefficient
+          let slot = position[Int(cell.symbol)]
+          if slot >= 0 {
+            let index = Int(segment.start + slot)
+            let old = cells[index].coefficient
+            let sum = old + delta
+            if isNearZero(sum, relativeTo: max(abs(old), abs(delta))) {
+              cells[index].coefficient = 0
+              cancelled.append(slot)
+            } else {
+              cells[index].coefficient = sum
+            }
+          } else if delta != 0 {
+            cells[Int(segment.start + count)] = RowCell(
+              symbol: cell.symbol, columnSlot: -1, coefficient: delta)
+            position[Int(cell.symbol)] = count
+            count += 1
+          }
+        }
+        for slot in 0..<count { position[Int(cells[Int(segment.start + slot)].symbol)] = -1 }
+      }
+    }
+    rows[Int(target)].count = count
+    for slot in firstAppended..<count {
+      let symbol = cells[segment.start + slot].symbol
+      entries.reserveOneMore(&columns[Int(symbol)])
+      let columnSlot = columns[Int(symbol)].count
+      cells[segment.start + slot].columnSlot = columnSlot
+      entries[columns[Int(symbol)].start + columnSlot] = ColumnEntry(row: target, cellSlot: slot)
+      columns[Int(symbol)].count += 1
+    }
+    cellTotal += Int(count - firstAppended)
     if cancelled.count == 1 {
-      removeCell(at: cancelled.removeLast(), of: target)
+      removeCell(at: cancelled[0], of: target)
     } else if !cancelled.isEmpty {
       // Highest slot first: a swap-remove only moves cells from above the removed slot.
       Self.sortDescending(&cancelled)
-      for slot in cancelled { removeCell(at: slot, of: target) }
-      cancelled.removeAllKeepingCapacity()
+      removeCells(atDescending: cancelled, of: target)
     }
+    cancelled.removeAllKeepingCapacity()
+    self.cancelled = cancelled
   }
 
   /// Sorts distinct slots from the highest down: by insertion when there are a few (the usual
@@ -337,6 +370,7 @@ public struct SparseTableau: TableauStorage {
     return -1
   }
 
+  @inline(__always)
   private mutating func appendCell(_ symbol: Int32, _ coefficient: Double, to row: Int32) {
     cells.reserveOneMore(&rows[Int(row)])
     entries.reserveOneMore(&columns[Int(symbol)])
@@ -352,6 +386,44 @@ public struct SparseTableau: TableauStorage {
     cellTotal += 1
   }
 
+  /// Removes the cells at `slots` (distinct, highest first) from `row`, a row without an index:
+  /// the swap-removes of ``removeCell(at:of:)`` one after another, in one pass over the pools
+  /// without a check per access (nothing grows while cells are removed).
+  private mutating func removeCells(atDescending slots: [Int32], of row: Int32) {
+    let rowStart = rows[Int(row)].start
+    var rowCount = rows[Int(row)].count
+    cells.withUnsafeMutableSlots { cells in
+      entries.withUnsafeMutableSlots { entries in
+        columns.withUnsafeMutableBufferPointer { columns in
+          rows.withUnsafeBufferPointer { rows in
+            for slot in slots {
+              let cell = cells[Int(rowStart + slot)]
+              // Swap-remove the column entry, re-pointing the cell of the entry that moves.
+              let column = columns[Int(cell.symbol)]
+              let lastEntry = entries[Int(column.start + column.count - 1)]
+              entries[Int(column.start + cell.columnSlot)] = lastEntry
+              cells[Int(rows[Int(lastEntry.row)].start + lastEntry.cellSlot)].columnSlot =
+                cell.columnSlot
+              columns[Int(cell.symbol)].count -= 1
+              // Swap-remove the row cell, re-pointing the column entry of the cell that moves.
+              let lastSlot = rowCount - 1
+              if slot != lastSlot {
+                let lastCell = cells[Int(rowStart + lastSlot)]
+                cells[Int(rowStart + slot)] = lastCell
+                entries[Int(columns[Int(lastCell.symbol)].start + lastCell.columnSlot)].cellSlot =
+                  slot
+              }
+              rowCount -= 1
+            }
+          }
+        }
+      }
+    }
+    rows[Int(row)].count = rowCount
+    cellTotal -= slots.count
+  }
+
+  @inline(__always)
   private mutating func removeCell(at slot: Int32, of row: Int32) {
     let segment = rows[Int(row)]
     let cell = cells[segment.start + slot]
