@@ -312,8 +312,10 @@ open class View: LayoutItem {
     hasUninstalledConstraints = true
     autoresizingConstraints.removeAll()
     // One element leaves: find it and close the gap, rather than filtering every sibling (a
-    // teardown that removes n siblings would visit n² of them).
-    if let index = parent.subviews.firstIndex(where: { $0 === self }) {
+    // teardown that removes n siblings would visit n² of them). Searched from the end, where
+    // the latest views are: removing views newest first (a teardown) then finds each at once
+    // and moves nothing.
+    if let index = parent.subviews.lastIndex(where: { $0 === self }) {
       parent.subviews.remove(at: index)
     }
     superview = nil
@@ -418,7 +420,7 @@ open class View: LayoutItem {
   public func removeLayoutGuide(_ guide: LayoutGuide) {
     guard guide.owningView === self else { return }
     LayoutConstraint.deactivate(guide.activeConstraints)
-    if let index = layoutGuides.firstIndex(where: { $0 === guide }) {
+    if let index = layoutGuides.lastIndex(where: { $0 === guide }) {  // newest first: see above
       layoutGuides.remove(at: index)
     }
     guide.owningView = nil

@@ -94,13 +94,15 @@ extension Scene {
     }
   }
 
-  /// Removes every row.
+  /// Removes every row, the newest row first: its views and guides are then among the last of
+  /// their parent's lists, found and removed at once, so the teardown is linear (removing the
+  /// oldest first would shift the whole list each time).
   private func teardown() {
     inBatch {
       if kind == .sizeClassButtons {
         root.removeSizeClassConstraints(rows.flatMap { $0.anyAny + $0.compactRegular })
       }
-      for row in rows {
+      for row in rows.reversed() {
         for view in row.views { view.removeFromSuperview() }
         for guide in row.guides { root.removeLayoutGuide(guide) }
       }
