@@ -1,6 +1,5 @@
 import ArgumentParser
 import Cassowary
-import Foundation
 import Harness
 import Scenes
 
@@ -89,10 +88,10 @@ struct SolverProbe: ParsableCommand {
   static func skipReason(_ views: Int, _ retained: [(x: Double, y: Double)], _ budget: Int)
     -> String?
   {
-    guard let last = retained.last, last.y > 0 else { return nil }
-    let slope = retained.count >= 2 ? max(1, logLogSlope(retained) ?? 2) : 2
-    let estimate = last.y * pow(Double(views) / last.x, slope)
-    guard estimate > Double(budget) else { return nil }
+    guard let extrapolated = extrapolate(retained, to: Double(views)),
+      extrapolated.value > Double(budget)
+    else { return nil }
+    let (estimate, slope) = extrapolated
     return "estimated \(Int(estimate / Double(1 << 20))) MiB retained (slope "
       + "\((slope * 100).rounded() / 100) from smaller sizes), over the \(budget >> 20) MiB budget"
   }

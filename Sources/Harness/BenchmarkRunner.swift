@@ -266,9 +266,10 @@ public struct BenchmarkRunner {
           + "over the \(configuration.denseMemoryBudget / (1 << 20)) MiB memory budget"
       }
     }
-    guard let points = history.passes[groupKey], let last = points.last else { return nil }
-    let slope = points.count >= 2 ? max(1, logLogSlope(points.map { (x: $0.0, y: $0.1) }) ?? 2) : 2
-    let estimate = last.1 * pow(Double(size) / last.0, slope)
+    guard let points = history.passes[groupKey],
+      let extrapolated = extrapolate(points.map { (x: $0.0, y: $0.1) }, to: Double(size))
+    else { return nil }
+    let (estimate, slope) = extrapolated
     // At least the warm-up and one measured pass must fit; in full mode every repetition of a
     // steady phase also solves from scratch, about as long as the pass itself.
     var passes = Double(configuration.warmup + 1)

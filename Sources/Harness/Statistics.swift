@@ -46,6 +46,18 @@ public func logLogSlope(_ points: [(x: Double, y: Double)]) -> Double? {
   return denominator == 0 ? nil : numerator / denominator
 }
 
+/// What a cost measured at smaller sizes (`points`, size ascending) comes to at `size`: the last
+/// point carried along the log-log slope of them all, never below 1, or along a slope of 2 from
+/// a single point; `nil` without points. The harness and the solver probe skip a size whose
+/// estimate passes their budget rather than run it (and exhaust the time or the memory).
+public func extrapolate(_ points: [(x: Double, y: Double)], to size: Double)
+  -> (value: Double, slope: Double)?
+{
+  guard let last = points.last else { return nil }
+  let slope = points.count >= 2 ? max(1, logLogSlope(points) ?? 2) : 2
+  return (last.y * pow(size / last.x, slope), slope)
+}
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)

@@ -23,6 +23,19 @@ struct StatisticsTests {
     #expect(logLogSlope([(10, 3)]) == nil)
     #expect(logLogSlope([(10, 0), (100, 5)]) == nil)
   }
+
+  @Test func extrapolationCarriesTheLastPointAlongTheSlope() throws {
+    // A quadratic series: 100 views cost 1, 1,000 views 100; at 10,000 views, 10,000.
+    let quadratic = try #require(extrapolate([(100, 1), (1000, 100)], to: 10000))
+    #expect(abs(quadratic.slope - 2) < 1e-9)
+    #expect(abs(quadratic.value - 10000) < 1e-6)
+    // A shrinking series is carried at slope 1 at least, a single point at slope 2.
+    let shrinking = try #require(extrapolate([(100, 8), (1000, 4)], to: 10000))
+    #expect(shrinking.slope == 1 && abs(shrinking.value - 40) < 1e-9)
+    let single = try #require(extrapolate([(100, 3)], to: 1000))
+    #expect(single.slope == 2 && abs(single.value - 300) < 1e-9)
+    #expect(extrapolate([], to: 1000) == nil)
+  }
 }
 
 @Suite("CSV and results files")
