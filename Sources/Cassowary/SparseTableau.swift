@@ -217,9 +217,7 @@ public struct SparseTableau: TableauStorage {
       columns[Int(symbol)].count += 1
     }
     cellTotal += Int(count - firstAppended)
-    if cancelled.count == 1 {
-      removeCell(at: cancelled[0], of: target)
-    } else if !cancelled.isEmpty {
+    if !cancelled.isEmpty {
       // Highest slot first: a swap-remove only moves cells from above the removed slot.
       Self.sortDescending(&cancelled)
       removeCells(atDescending: cancelled, of: target)
@@ -231,6 +229,7 @@ public struct SparseTableau: TableauStorage {
   /// Sorts distinct slots from the highest down: by insertion when there are a few (the usual
   /// case: the library sort's generic set-up costs more than sorting them).
   private static func sortDescending(_ slots: inout [Int32]) {
+    guard slots.count > 1 else { return }
     guard slots.count <= 16 else { return slots.sort(by: >) }
     for index in 1..<slots.count {
       let slot = slots[index]
