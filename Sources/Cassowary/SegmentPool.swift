@@ -11,11 +11,14 @@ struct Segment {
 /// so that no list is a heap object of its own.
 ///
 /// Segments grow into power-of-two capacities; freed segments go to a free list per capacity and
-/// are reused, so a steady state of adds and removes allocates nothing. Compaction packs every
-/// segment at its exact size. When the last segment is freed the storage itself is released, so
-/// memory returns to where it started.
+/// are reused, so a steady state of adds and removes allocates nothing. New segments are cut from
+/// the end of the slots taken so far, in storage filled to its capacity ahead of time, so that a
+/// new segment costs no array append. Compaction packs every segment at its exact size. When the
+/// last segment is freed the storage itself is released, so memory returns to where it started.
 struct SegmentPool<Element> {
   private(set) var slots: [Element] = []
+  /// The slots segments have taken, in use or on a free list; those above are the filler.
+  private(set) var taken: Int32 = 0
   private var freeStarts: [[Int32]] = []
   private var liveSegments = 0
   private let filler: Element
@@ -64,6 +67,7 @@ struct SegmentPool<Element> {
     liveSegments -= 1
     if liveSegments == 0 {
       slots = []
+      taken = 0
       freeStarts = []
     }
   }
@@ -76,16 +80,26 @@ struct SegmentPool<Element> {
     if let reused = freeStarts[sizeClass].popLast() {
       start = reused
     } else {
-      start = Int32(slots.count)
-      slots.append(contentsOf: repeatElement(filler, count: newCapacity))
-    }
-    for offset in 0..<Int32(segment.count) {
-      slots[Int(start + offset)] = slots[Int(segment.start + offset)]
+      start = taken
+      let end = Int(taken) + newCapacity
+      if end > slots.count { extend(toHold: end) }
+      taken = Int32(end)
     }
     let count = segment.count
+    let from = Int(segment.start)
+    slots.withUnsafeMutableBufferPointer { slots in
+      for offset in 0..<Int(count) { slots[Int(start) + offset] = slots[from + offset] }
+    }
     liveSegments += 1  // before releasing the old segment, so the pool is never seen empty
     release(&segment)
     segment = Segment(start: start, count: count, capacity: Int32(newCapacity))
+  }
+
+  /// Fills the storage with the filler up to its capacity, growing it (by doubling) first when it
+  /// cannot hold `count` slots.
+  private mutating func extend(toHold count: Int) {
+    if count > slots.capacity { slots.reserveCapacity(max(count, 2 * slots.capacity)) }
+    slots.append(contentsOf: repeatElement(filler, count: slots.capacity - slots.count))
   }
 
   /// The capacity of a new segment: most rows and columns of a layout's tableau hold one to three
@@ -124,6 +138,7 @@ struct SegmentPool<Element> {
       liveSegments += 1
     }
     slots = compacted
+    taken = Int32(compacted.count)
     freeStarts = []
   }
 

@@ -316,8 +316,8 @@ public struct SparseTableau: TableauStorage {
     // the capacity, which doubling leaves anywhere up to twice that: a threshold between the
     // two would compact, regrow and compact again on every resize.
     let limit = 4 * cellTotal + 4096
-    if cells.slots.count > limit { cells.compact(&rows, holding: cellTotal) }
-    if entries.slots.count > limit { entries.compact(&columns, holding: cellTotal) }
+    if Int(cells.taken) > limit { cells.compact(&rows, holding: cellTotal) }
+    if Int(entries.taken) > limit { entries.compact(&columns, holding: cellTotal) }
   }
 
   public mutating func trimExcess() {
