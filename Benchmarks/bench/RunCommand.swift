@@ -47,7 +47,11 @@ struct Run: ParsableCommand {
   @Option(name: .customLong("min-time"), help: "Minimum measured seconds per cell.")
   var minimumTime: Double?
   @Option(
-    name: .customLong("cell-budget"), help: "Skip a group estimated to take longer (seconds).")
+    name: .customLong("cell-budget"),
+    help: """
+      Seconds a group may take, estimated from the smaller sizes: over it, the group runs \
+      without its warm-up passes if one pass fits, else is skipped (default 30).
+      """)
   var cellBudget: Double?
   @Flag(help: "The CI-sized matrix (about a minute).")
   var quick = false

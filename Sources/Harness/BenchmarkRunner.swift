@@ -26,6 +26,17 @@ public struct BenchmarkRunner {
     var tableau: [String: (rows: Int, columns: Int)] = [:]
     /// Why the solver refused a smaller size of a scene/solver/mode group for lack of memory.
     var refusals: [String: String] = [:]
+    /// Seconds of one unreported pass at an intermediate size, by scene/solver/size: measured
+    /// once and shared by both modes, whose one-shot phases are the same.
+    var probes: [String: Double] = [:]
+  }
+
+  /// How a group runs, or why it does not.
+  public enum Plan: Equatable {
+    /// Runs with `warmup` unmeasured passes first; `note` goes on every row when it says why
+    /// the group runs differently from the configuration.
+    case run(warmup: Int, note: String?)
+    case skip(String)
   }
 
   /// Runs every cell; `emit` gets each row, `progress` each group as it starts (index, total,
@@ -83,7 +94,10 @@ public struct BenchmarkRunner {
     let phases = phases(for: kind, mode: mode)
     guard !phases.isEmpty else { return }
     let groupKey = "\(kind)/\(variant)/\(solver)/\(mode)"
-    if let reason = skipReason(kind, variant, size, solver, mode, groupKey, history) {
+    let warmup: Int
+    let planNote: String?
+    switch plan(kind, variant, size, solver, mode, groupKey, &history) {
+    case .skip(let reason):
       for phase in phases {
         var row = baseRow(kind, variant, size, solver, mode, phase)
         row.status = "skipped"
@@ -91,6 +105,8 @@ public struct BenchmarkRunner {
         emit(row)
       }
       return
+    case .run(let passes, let note):
+      (warmup, planNote) = (passes, note)
     }
     var samples: [Phase: [UInt64]] = [:]
     var figures: [Phase: (AllocationDelta, UInt64)] = [:]
@@ -110,7 +126,7 @@ public struct BenchmarkRunner {
     var oneShotSeconds = 0.0
     // One-shot phases repeat on fresh scenes; the steady phases run on the first one.
     repeat {
-      let measured = iteration >= configuration.warmup || mode == .full
+      let measured = iteration >= warmup || mode == .full
       // Instructions are counted in the first measured pass.
       let counted = measured && samples[.build] == nil
       var oneShot: UInt64 = 0
@@ -205,6 +221,7 @@ public struct BenchmarkRunner {
         emit(row)
         continue
       }
+      row.note = planNote ?? ""
       let summary = TimingSummary(times)
       row.repetitions = summary.count
       row.medianNanoseconds = summary.median
@@ -252,35 +269,114 @@ public struct BenchmarkRunner {
     Phase.allCases.firstIndex(of: phase) ?? 0
   }
 
-  /// Why a group should not run: the dense tableau would pass its memory budget, or the group
-  /// would pass the time budget, extrapolated from the smaller sizes.
-  private func skipReason(
+  /// Whether and how a group runs: not when the dense tableau would pass its memory budget, or
+  /// when the group would pass the time budget, extrapolated from the smaller sizes; without its
+  /// warm-up passes when those alone would pass it.
+  private func plan(
     _ kind: SceneKind, _ variant: String, _ size: Int, _ solver: SolverKind, _ mode: Mode,
-    _ groupKey: String, _ history: History
-  ) -> String? {
-    if let refusal = history.refusals[groupKey] { return refusal + " (at a smaller size)" }
+    _ groupKey: String, _ history: inout History
+  ) -> Plan {
+    if let refusal = history.refusals[groupKey] { return .skip(refusal + " (at a smaller size)") }
     if solver == .dense, let (rows, columns) = history.tableau["\(kind)/\(variant)/\(size)"] {
       let bytes = rows * columns * 8
       if bytes > configuration.denseMemoryBudget {
-        return "dense tableau of \(rows) rows x \(columns) columns needs \(bytes / (1 << 20)) MiB, "
-          + "over the \(configuration.denseMemoryBudget / (1 << 20)) MiB memory budget"
+        return .skip(
+          "dense tableau of \(rows) rows x \(columns) columns needs \(bytes / (1 << 20)) MiB, "
+            + "over the \(configuration.denseMemoryBudget / (1 << 20)) MiB memory budget")
       }
     }
-    guard let points = history.passes[groupKey],
-      let extrapolated = extrapolate(points.map { (x: $0.0, y: $0.1) }, to: Double(size))
-    else { return nil }
-    let (estimate, slope) = extrapolated
-    // At least the warm-up and one measured pass must fit; in full mode every repetition of a
-    // steady phase also solves from scratch, about as long as the pass itself.
-    var passes = Double(configuration.warmup + 1)
-    if mode == .full {
-      passes *= Double(1 + configuration.phases.filter { !$0.isOneShot }.count)
+    let warmup = configuration.warmup
+    guard var points = history.passes[groupKey], !points.isEmpty else {
+      return .run(warmup: warmup, note: nil)
     }
-    guard estimate * passes > configuration.cellBudget else { return nil }
-    return "estimated \(Int(estimate.rounded())) s to build, solve and tear down once (slope "
-      + "\((slope * 100).rounded() / 100) from smaller sizes) x \(Int(passes)) passes"
-      + (mode == .full ? " (full re-solves included)" : "") + ", over the "
-      + "\(Int(configuration.cellBudget)) s cell budget"
+    // A full group makes one pass, and every steady phase then solves from scratch at least
+    // once, about as long as the pass itself; an incremental group makes its warm-up passes and
+    // at least one measured pass.
+    let steadyPhases = phases(for: kind, mode: mode).filter { !$0.isOneShot }.count
+    let fullPasses = mode == .full ? Double(1 + steadyPhases) : 1
+    let warmupPasses = mode == .full ? 0 : warmup
+    if points.count == 1,
+      let probed = probe(
+        kind, variant, size, solver, from: points[0],
+        passes: Double(warmupPasses + 1) * fullPasses, &history)
+    {
+      points.append(probed)
+    }
+    guard let (estimate, slope) = extrapolate(points.map { (x: $0.0, y: $0.1) }, to: Double(size))
+    else { return .run(warmup: warmup, note: nil) }
+    return Self.plan(
+      estimate: estimate, slope: slope, warmup: warmupPasses, fullPasses: fullPasses,
+      budget: configuration.cellBudget)
+  }
+
+  /// How a group runs whose one pass is estimated at `estimate` seconds (extrapolated along
+  /// `slope`): with its `warmup` passes when they and a measured pass fit the `budget`, times
+  /// `fullPasses` (a full group's re-solves); else without them when one measured pass fits;
+  /// else not at all.
+  public static func plan(
+    estimate: Double, slope: Double, warmup: Int, fullPasses: Double, budget: Double
+  ) -> Plan {
+    let seconds = Int(estimate.rounded())
+    let basis = "slope \((slope * 100).rounded() / 100) from smaller sizes"
+    if estimate * Double(warmup + 1) * fullPasses <= budget {
+      return .run(warmup: warmup, note: nil)
+    }
+    if warmup > 0 && estimate * fullPasses <= budget {
+      return .run(
+        warmup: 0,
+        note: "no warm-up: one pass estimated at \(seconds) s (\(basis)); with \(warmup) "
+          + "warm-up passes the group would pass the \(Int(budget)) s cell budget")
+    }
+    return .skip(
+      "estimated \(seconds) s to build, solve and tear down once (\(basis)) x "
+        + "\(Int(fullPasses)) passes" + (fullPasses > 1 ? " (full re-solves included)" : "")
+        + ", over the \(Int(budget)) s cell budget")
+  }
+
+  /// One pass (build, first solve, teardown) at the geometric mean of `size` and the one smaller
+  /// size measured, `(views, seconds)`, so that the group's estimate rests on a measured slope
+  /// rather than an assumed one: from 100 to 1,000 views the dense solver's slope was 2.25 to
+  /// 3.68 (the baseline at 7590583), and an assumed 2 let a group that needed minutes a pass
+  /// through. Only when the assumption matters (at slope 3 the group's `passes` would pass the
+  /// budget) and the pass is cheap (at slope 3, within a quarter of the budget); nil otherwise,
+  /// or when the pass fails.
+  private func probe(
+    _ kind: SceneKind, _ variant: String, _ size: Int, _ solver: SolverKind,
+    from measured: (Double, Double), passes: Double, _ history: inout History
+  ) -> (Double, Double)? {
+    guard
+      let middle = Self.probeSize(
+        between: measured, and: size, passes: passes, budget: configuration.cellBudget)
+    else { return nil }
+    let key = "\(kind)/\(variant)/\(solver)/\(Int(middle))"
+    if let known = history.probes[key] { return (middle, known) }
+    let start = monotonicNanoseconds()
+    guard
+      let scene = try? Scene(
+        kind, views: Int(middle), seed: configuration.seed, variant: variant, solver: solver)
+    else { return nil }
+    scene.root.layoutIfNeeded()
+    guard Self.refusal(of: scene) == nil else { return nil }
+    scene.perform(.teardown)
+    scene.root.layoutIfNeeded()
+    let elapsed = Double(monotonicNanoseconds() - start) / 1e9
+    history.probes[key] = elapsed
+    return (middle, elapsed)
+  }
+
+  /// The size to probe between a measured `(views, seconds)` and `size`, their geometric mean:
+  /// only when at slope 3 the group's `passes` would pass the `budget` and the probe's one pass
+  /// would not pass a quarter of it.
+  public static func probeSize(
+    between measured: (Double, Double), and size: Int, passes: Double, budget: Double
+  ) -> Double? {
+    let (views, seconds) = measured
+    let middle = (views * Double(size)).squareRoot().rounded()
+    guard middle > views, middle < Double(size),
+      seconds * pow(Double(size) / views, 3) * passes > budget,
+      seconds * pow(middle / views, 3) <= budget / 4
+    else { return nil }
+    return middle
   }
 
   private func record(
