@@ -298,8 +298,16 @@ extension Solver {
     addObjectiveEffects(of: tag, sign: -1)
     let marker = tag.marker
     if basicRow[Int(marker)] < 0 {
-      if keepsDefinitions { expandDefinitions(containing: marker) }
-      if let leaving = markerLeavingRow(marker) { pivot(entering: marker, row: leaving) }
+      if let definition = soleDefinition(holding: marker) {
+        // Pivoting the marker into the one row that holds it, its own definition, and dropping
+        // that row would change no other row: the definition is dropped, and its subject becomes
+        // a parameter. Without first expanding the definition over non-basic symbols, which
+        // costs everything upstream of it (a nested stack's depth, for each removal).
+        dropRow(definition)
+      } else {
+        if keepsDefinitions { expandDefinitions(containing: marker) }
+        if let leaving = markerLeavingRow(marker) { pivot(entering: marker, row: leaving) }
+      }
     }
     if basicRow[Int(marker)] >= 0 { dropRow(basicRow[Int(marker)]) }
     // Exactly, the other symbol's column is proportional to the marker's and is gone with its
@@ -322,6 +330,19 @@ extension Solver {
       expandFully(row)
     }
     returnScratch(rows)
+  }
+
+  /// The row holding `marker` when it is the only one and a definition (its subject external),
+  /// as for most constraints that define a variable: no other row holds the marker, so none can
+  /// reach it through a definition either, and the true column of the marker is that row alone.
+  func soleDefinition(holding marker: Int32) -> Int32? {
+    guard keepsDefinitions, tableau.rowCount(containing: marker) == 1 else { return nil }
+    var definition: Int32? = nil
+    tableau.forEachRow(containing: marker) { row, _ in
+      let subject = rowSubject[Int(row)]
+      if subject >= 0 && symbolKind[Int(subject)] == .external { definition = row }
+    }
+    return definition
   }
 
   /// Appends the rows holding `symbol` that are definitions (rows of external subjects).
