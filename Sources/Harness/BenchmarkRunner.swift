@@ -466,14 +466,20 @@ public struct BenchmarkRunner {
   }
 }
 
-/// FNV-1a over every frame of the tree (depth first), each coordinate rounded to 1e-6: equal
-/// layouts give equal checksums whichever solver made them.
+/// FNV-1a over every frame of the tree (depth first), each coordinate in millionths of a point:
+/// equal layouts give equal checksums whichever solver made them.
+///
+/// The millionths are counted from a third of one below zero (`(x · 10⁶ − ⅓).rounded()`), not
+/// from zero: layouts halve lengths again and again (a nested grid's cells), and a value with 128
+/// in its denominator, such as 12.7109375, lies exactly halfway between two millionths, where the
+/// last bit of rounding error (1e-15 between two solvers) decided which way it went. A dyadic
+/// value never lies on the shifted boundaries, which fall at five sixths of a millionth.
 public func frameChecksum(_ root: View) -> String {
   var hash: UInt64 = 0xcbf2_9ce4_8422_2325
   root.visitSubtree { view in
-    let frame = view.frame.rounded(toMultipleOf: 1e-6)
+    let frame = view.frame
     for value in [frame.minX, frame.minY, frame.width, frame.height] {
-      let scaled = Int64((value * 1e6).rounded())
+      let scaled = Int64((value * 1e6 - 1.0 / 3).rounded())
       var bits = UInt64(bitPattern: scaled)
       for _ in 0..<8 {
         hash ^= bits & 0xff
