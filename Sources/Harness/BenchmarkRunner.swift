@@ -105,8 +105,8 @@ public struct BenchmarkRunner {
         emit(row)
       }
       return
-    case .run(let passes, let note):
-      (warmup, planNote) = (passes, note)
+    case .run(let warmupPasses, let note):
+      (warmup, planNote) = (warmupPasses, note)
     }
     var samples: [Phase: [UInt64]] = [:]
     var figures: [Phase: (AllocationDelta, UInt64)] = [:]
