@@ -27,7 +27,10 @@ let package = Package(
     ),
 
     // The Auto Layout model: views, guides, anchors, constraints, the two passes, diagnostics.
-    .target(name: "AutoLayout", dependencies: ["Cassowary"]),
+    .target(
+      name: "AutoLayout",
+      dependencies: ["Cassowary", .product(name: "HeapModule", package: "swift-collections")]
+    ),
 
     // Generated workloads: constraint systems and, later, view trees from the cookbook recipes.
     .target(name: "Scenes", dependencies: ["Cassowary", "AutoLayout"]),
