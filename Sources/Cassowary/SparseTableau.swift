@@ -209,12 +209,8 @@ public struct SparseTableau: TableauStorage {
     }
     rows[Int(target)].count = count
     for slot in firstAppended..<count {
-      let symbol = cells[segment.start + slot].symbol
-      entries.reserveOneMore(&columns[Int(symbol)])
-      let columnSlot = columns[Int(symbol)].count
-      cells[segment.start + slot].columnSlot = columnSlot
-      entries[columns[Int(symbol)].start + columnSlot] = ColumnEntry(row: target, cellSlot: slot)
-      columns[Int(symbol)].count += 1
+      let index = segment.start + slot
+      cells[index].columnSlot = enterInColumn(cells[index].symbol, at: slot, of: target)
     }
     cellTotal += Int(count - firstAppended)
     if !cancelled.isEmpty {
@@ -372,17 +368,25 @@ public struct SparseTableau: TableauStorage {
   @inline(__always)
   private mutating func appendCell(_ symbol: Int32, _ coefficient: Double, to row: Int32) {
     cells.reserveOneMore(&rows[Int(row)])
-    entries.reserveOneMore(&columns[Int(symbol)])
     let cellSlot = rows[Int(row)].count
-    let columnSlot = columns[Int(symbol)].count
+    let columnSlot = enterInColumn(symbol, at: cellSlot, of: row)
     cells[rows[Int(row)].start + cellSlot] = RowCell(
       symbol: symbol, columnSlot: columnSlot, coefficient: coefficient)
-    entries[columns[Int(symbol)].start + columnSlot] = ColumnEntry(row: row, cellSlot: cellSlot)
     let ordinal = rowOrdinal[Int(row)]
     if ordinal >= 0 { indexedSlots[Int(symbol) * ordinalStride + Int(ordinal)] = cellSlot }
     rows[Int(row)].count += 1
-    columns[Int(symbol)].count += 1
     cellTotal += 1
+  }
+
+  /// Adds an entry for the cell of `symbol` at `slot` of `row` to the end of the symbol's column;
+  /// returns its place there, which the cell keeps.
+  @inline(__always)
+  private mutating func enterInColumn(_ symbol: Int32, at slot: Int32, of row: Int32) -> Int32 {
+    entries.reserveOneMore(&columns[Int(symbol)])
+    let columnSlot = columns[Int(symbol)].count
+    entries[columns[Int(symbol)].start + columnSlot] = ColumnEntry(row: row, cellSlot: slot)
+    columns[Int(symbol)].count += 1
+    return columnSlot
   }
 
   /// Removes the cells at `slots` (distinct, highest first) from `row`, a row without an index:
