@@ -28,7 +28,10 @@ public protocol LayoutSolver {
   /// re-adds it, and is rolled back if the result is unsatisfiable.
   mutating func setPriority(_ id: ConstraintID, _ priority: Priority) throws(SolverError)
 
-  /// Defers optimization until the outermost batch ends, for many changes at once.
+  /// Defers optimization until the outermost batch ends, for many changes at once. Inside a
+  /// batch, constant changes of optional constraints are re-solved together, before the next
+  /// other operation or at the end; until then ``value(of:)`` may read values that no longer
+  /// satisfy every constraint (``forEachChangedValue(_:)`` re-solves first).
   mutating func beginBatch()
   /// Ends a batch; the outermost end re-optimizes.
   mutating func endBatch()

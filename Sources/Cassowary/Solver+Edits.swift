@@ -34,6 +34,7 @@ extension Solver {
   public mutating func removeEditVariable(_ variable: Variable) throws(SolverError) {
     applyRemovals()  // a rebuild renumbers the symbols of the tags read below
     guard let edit = editRecord(variable) else { throw .unknownEditVariable(variable) }
+    settleDeferredConstants()
     removeTagged(edit.tag)
     edits[variable.id] = nil
     variableUses[Int(variable.id)] -= 1
@@ -71,6 +72,15 @@ extension Solver {
     guard constant.isFinite else { throw .nonFinite("the constant \(constant) for \(id)") }
     let delta = constant - record.constraint.expression.constant
     guard delta != 0 else { return }
+    if batchDepth > 0 && !record.constraint.priority.isRequired {
+      // An optional constant cannot make the system unsatisfiable: inside a batch, the dual
+      // simplex waits for the batch's other changes (an update pass's new content sizes).
+      if needsOptimize { flushIfBatching() }
+      shiftMarker(of: record.tag, constantDelta: delta)
+      needsDualOptimize = true
+      records[Int(id.rawValue)]!.constraint.expression.constant = constant
+      return
+    }
     flushIfBatching()
     if record.constraint.priority.isRequired {
       // A required constraint's new constant may contradict the others: undo on failure.

@@ -57,6 +57,9 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
 
   var batchDepth = 0
   var needsOptimize = false
+  /// Optional constant changes inside a batch left rows infeasible for the dual simplex, which
+  /// runs once, before anything else needs a feasible tableau (see ``settleDeferredConstants()``).
+  var needsDualOptimize = false
   /// Constraints removed inside the current batch whose rows are still in the tableau: a run of
   /// removals is applied as one step before the next other operation (see `applyRemovals`).
   var pendingRemovals: [ConstraintRecord] = []
@@ -113,6 +116,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   public mutating func add(_ id: ConstraintID, _ constraint: Constraint) throws(SolverError) {
     try validate(constraint)
     if let existing = self.constraint(id) { throw .duplicateConstraint(id, existing) }
+    settleDeferredConstants()
     applyRemovals()
     try reserve(for: constraint.expression)
     beginTransaction()
@@ -145,6 +149,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
 
   public mutating func remove(_ id: ConstraintID) throws(SolverError) {
     guard let record = record(id) else { throw .unknownConstraint(id) }
+    settleDeferredConstants()
     records[Int(id.rawValue)] = nil
     constraintCount -= 1
     structuralChanges += 1
@@ -274,10 +279,25 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
 
   mutating func flushIfBatching() {
     applyRemovals()
+    settleDeferredConstants()
     if needsOptimize {
       needsOptimize = false
       optimize()
     }
+  }
+
+  /// Runs the dual simplex that optional constant changes inside a batch deferred. One run for
+  /// the whole batch can do what one run per change cannot: after a few long pivots it sets the
+  /// rows a shared column would cross aside and swaps their pairs instead (see
+  /// ``dualOptimize()``). Every operation but another such change calls this first, since it
+  /// needs a feasible tableau; while it is pending, no removal or primal re-solve is.
+  mutating func settleDeferredConstants() {
+    guard needsDualOptimize else { return }
+    needsDualOptimize = false
+    if let row = dualOptimize() {
+      preconditionFailure("an optional constant left row \(row) infeasible: the tableau is corrupt")
+    }
+    settleCandidates()
   }
 
   // MARK: - Symbols and variables

@@ -152,4 +152,61 @@ import Testing
       }
     }
   }
+
+  /// An update pass gives many labels new intrinsic widths in one batch. Their constraints are
+  /// optional, so the dual simplex waits for the batch's end and settles them all in one run:
+  /// it lands where one re-solve per change and a fresh solve do, in fewer pivots (after a few
+  /// long pivots it swaps pairs in place instead).
+  @Test(arguments: SolverKind.allCases)
+  func optionalConstantsChangedInABatchAreSettledTogether(kind: SolverKind) throws {
+    let root = Variable(0)
+    let label = Variable(1)
+    let field = Variable(2)
+    let labels = Self.alignedLabels(240)
+    let fields = Self.alignedLabels(480).suffix(240).map { $0 + 1.5 }
+    func install(in solver: inout some LayoutSolver, labels: [Double]) throws {
+      try solver.addEditVariable(root, priority: 999)
+      try solver.suggestValue(root, 400)
+      try solver.batch { (solver) throws(SolverError) in
+        try solver.add(ConstraintID(0), label + field + 40 == LinearExpression(root))
+        for (index, (labelWidth, fieldWidth)) in zip(labels, fields).enumerated() {
+          let id = Int32(1 + 4 * index)
+          let labelIntrinsic = LinearExpression(constant: labelWidth)
+          let fieldIntrinsic = LinearExpression(constant: fieldWidth)
+          try solver.add(ConstraintID(id), (label >= labelIntrinsic).at(750))
+          try solver.add(ConstraintID(id + 1), (label <= labelIntrinsic).at(251))
+          try solver.add(ConstraintID(id + 2), (field >= fieldIntrinsic).at(750))
+          try solver.add(ConstraintID(id + 3), (field <= fieldIntrinsic).at(250))
+        }
+      }
+    }
+    // Every third label grows by 90 points: the shared width moves past many breakpoints.
+    var changed = labels
+    for index in stride(from: 0, to: changed.count, by: 3) { changed[index] += 90 }
+    func update(_ solver: inout some LayoutSolver) throws {
+      for index in stride(from: 0, to: changed.count, by: 3) {
+        let id = Int32(1 + 4 * index)
+        try solver.setConstant(ConstraintID(id), -changed[index])
+        try solver.setConstant(ConstraintID(id + 1), -changed[index])
+      }
+    }
+    var batched = kind.make()
+    try install(in: &batched, labels: labels)
+    var oneByOne = batched
+    let pivotsBefore = batched.statistics.pivots
+    batched.beginBatch()
+    try update(&batched)
+    batched.endBatch()
+    try update(&oneByOne)
+    var fresh = kind.make()
+    try install(in: &fresh, labels: changed)
+    for variable in [root, label, field] {
+      #expect(abs(batched.value(of: variable) - fresh.value(of: variable)) <= 1e-9)
+      #expect(abs(oneByOne.value(of: variable) - fresh.value(of: variable)) <= 1e-9)
+    }
+    #expect(batched.constraint(ConstraintID(1))?.expression.constant == -changed[0])
+    let batchedPivots = batched.statistics.pivots - pivotsBefore
+    let oneByOnePivots = oneByOne.statistics.pivots - pivotsBefore
+    #expect(batchedPivots < oneByOnePivots, "\(batchedPivots) batched, \(oneByOnePivots) not")
+  }
 }
