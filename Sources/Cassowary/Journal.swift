@@ -34,6 +34,7 @@ struct Journal {
   var createdLevels: [Float] = []
   var pivotCount = 0
   var breakpointsPassed = 0
+  var degenerateLongSteps = 0
 
   /// Bytes held by the log's buffers.
   var bytes: Int {
@@ -93,6 +94,7 @@ extension Solver {
     journal.begin()
     journal.pivotCount = pivotCount
     journal.breakpointsPassed = breakpointsPassed
+    journal.degenerateLongSteps = degenerateLongSteps
   }
 
   /// Copies `row` into the log the first time the transaction is about to change it.
@@ -189,6 +191,7 @@ extension Solver {
     infeasible.removeAllKeepingCapacity()
     pivotCount = journal.pivotCount
     breakpointsPassed = journal.breakpointsPassed
+    degenerateLongSteps = journal.degenerateLongSteps
     for priority in journal.createdLevels { levelRows[priority] = nil }
     orderLevels()
     var createdRows: [Int32] = []

@@ -84,6 +84,9 @@ public struct SolverStatistics: Equatable, Sendable {
   /// Breakpoints of optional constraints the primal simplex passed in long steps instead of
   /// pivoting at each (each pass is a pivot inside one row, counted in ``pivots`` too).
   public var breakpointsPassed: Int = 0
+  /// Long steps that passed breakpoints sitting exactly where the step began, so that the step
+  /// moved nothing (each ends in a pivot, counted in ``pivots`` too).
+  public var degenerateLongSteps: Int = 0
   /// Bytes held by the tableau storage.
   public var tableauBytes: Int
   /// Bytes held by the solver's other tables (symbols, variables, constraints, scratch, log).

@@ -73,30 +73,43 @@ extension Solver {
     }
     // Every breakpoint passed: the last one is where the step ends.
     if crossedRows.last == leaving.row { crossedRows.removeLast() }
-    // A step that moves nothing (ratio 0) is the textbook one, so that Bland's rule still
-    // prevents cycling; a long step strictly improves the objective.
-    guard leaving.ratio > valueTolerance else {
-      crossedRows.removeAllKeepingCapacity()
-      return (first.row, first.ratio)
+    if leaving.ratio <= valueTolerance {
+      // A step that moves nothing (ratio 0) may still pass pairs that sit at their breakpoints
+      // together (a form's fields of one intrinsic width): one pivot instead of one per pair.
+      // It does not improve the objective, so only a few are taken per optimization; then the
+      // textbook step, where Bland's rule prevents cycling.
+      guard !minimizingArtificial, !crossedRows.isEmpty, degenerateLongStepsLeft > 0 else {
+        crossedRows.removeAllKeepingCapacity()
+        return (first.row, first.ratio)
+      }
+      degenerateLongStepsLeft -= 1
+      degenerateLongSteps += 1
     }
     return (leaving.row, leaving.ratio)
   }
 
+  /// How many long steps that move nothing one primal optimization may take.
+  var maximumDegenerateLongSteps: Int { 64 }
+
   /// After the pivot of a long step: in each passed row, the basic member of the pair is now
-  /// negative; its partner, which appears nowhere else, takes its place and is positive.
+  /// negative (or, after a step that moved nothing, still zero); its partner, which appears
+  /// nowhere else, takes its place.
   mutating func flipCrossedBreakpoints() {
     var rows = crossedRows
     crossedRows = []
     defer { crossedRows = rows }
-    for row in rows { _ = swapPairIfNegative(inRow: row) }
+    for row in rows { _ = swapPairIfNegative(inRow: row, orZero: true) }
     rows.removeAllKeepingCapacity()
   }
 
   /// If `row` is negative and its subject has a ``flipPartner(of:inRow:)``, swaps the two in
   /// `row` (the partner becomes basic and positive), touching only that row and the objective.
   /// Returns whether it did.
-  mutating func swapPairIfNegative(inRow row: Int32) -> Bool {
-    guard tableau.constant(of: row) < -valueTolerance else { return false }
+  mutating func swapPairIfNegative(inRow row: Int32, orZero: Bool = false) -> Bool {
+    let constant = tableau.constant(of: row)
+    guard constant < -valueTolerance || (orZero && constant <= valueTolerance) else {
+      return false
+    }
     let subject = rowSubject[Int(row)]
     guard subject >= 0, let partner = flipPartner(of: subject, inRow: row) else { return false }
     pivot(entering: partner, row: row)

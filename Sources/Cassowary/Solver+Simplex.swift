@@ -21,6 +21,7 @@ extension Solver {
   /// The ratio test takes long steps past the breakpoints of optional constraints (see
   /// ``longStepLeavingRow(for:direction:)``).
   mutating func optimize() {
+    degenerateLongStepsLeft = maximumDegenerateLongSteps
     while let (entering, direction) = nextEnteringSymbol() {
       guard let (row, _) = longStepLeavingRow(for: entering, direction: direction) else {
         preconditionFailure("the objective is unbounded: the tableau is corrupt")

@@ -58,6 +58,7 @@ extension Solver {
     batchDepth = outerBatchDepth
     pivotCount += saved.pivotCount
     breakpointsPassed += saved.breakpointsPassed
+    degenerateLongSteps += saved.degenerateLongSteps
     // Keep reporting changes against what the client last saw, including variables that no
     // constraint mentions any more (they now read 0).
     growVariables(to: reported.count)
@@ -89,7 +90,8 @@ extension Solver {
       constraints: constraintCount, variables: liveVariables, symbols: liveSymbols, rows: rows,
       cells: tableau.totalCells, maximumRowCells: maximumRowCells,
       priorityLevels: levelRows.count, pivots: pivotCount,
-      breakpointsPassed: breakpointsPassed, tableauBytes: tableau.bytes,
+      breakpointsPassed: breakpointsPassed, degenerateLongSteps: degenerateLongSteps,
+      tableauBytes: tableau.bytes,
       bookkeepingBytes: bookkeepingBytes)
   }
 

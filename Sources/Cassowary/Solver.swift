@@ -65,6 +65,11 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   var pendingRemovals: [ConstraintRecord] = []
   var pivotCount = 0
   var breakpointsPassed = 0
+  /// Long steps that passed breakpoints without moving (see
+  /// ``longStepLeavingRow(for:direction:minimizingArtificial:)``): in all, and how many more the
+  /// current primal optimization may take.
+  var degenerateLongSteps = 0
+  var degenerateLongStepsLeft = 0
   var journal = Journal()
   /// Constraints added or removed since the last outermost batch closed.
   var structuralChanges = 0

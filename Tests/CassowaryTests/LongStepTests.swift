@@ -65,9 +65,12 @@ import Testing
 
   /// Random systems rich in breakpoints (many optional constraints on few variables, added in
   /// one batch so that one optimization crosses many of them) reach the lexicographic optimum
-  /// the reference LP finds, on both solvers alike.
-  @Test func breakpointRichSystemsReachTheOptimum() async {
+  /// the reference LP finds, on both solvers alike. With `tied`, the constants come from a few
+  /// values, so that many breakpoints coincide and long steps that move nothing are taken too.
+  @Test(arguments: [false, true])
+  func breakpointRichSystemsReachTheOptimum(tied: Bool) async {
     var passed = 0
+    var degenerate = 0
     await propertyCheck(count: propertyCaseCount(200), input: Gen.uint64(in: 0...UInt64.max)) {
       seed in
       var random = SeededGenerator(seed: seed)
@@ -80,7 +83,10 @@ import Testing
           expression.terms.append(
             Term(Variable(Int.random(in: 0..<variableCount, using: &random)), -1))
         }
-        expression.constant = Double(Int.random(in: -100...100, using: &random))
+        expression.constant =
+          tied
+          ? Double(20 * Int.random(in: -2...2, using: &random))
+          : Double(Int.random(in: -100...100, using: &random))
         let relation = [Relation.equal, .lessThanOrEqual, .greaterThanOrEqual]
           .randomElement(using: &random)!
         let priority = [Priority(250), 251, 750, 999].randomElement(using: &random)!
@@ -107,9 +113,11 @@ import Testing
       expectSameValues(sparse, dense, variables: variableCount, seed: seed, "sparse/dense")
       expectOptimal(sparse, system, seed: seed)
       passed += sparse.statistics.breakpointsPassed
+      degenerate += sparse.statistics.degenerateLongSteps
     }
     // The systems exercise the long step, not only the textbook one.
     #expect(passed > 0)
+    if tied { #expect(degenerate > 0) }
   }
 
   /// A form's rows share a label width and a field width that fill the root: the optimum at
