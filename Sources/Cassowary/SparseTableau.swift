@@ -215,18 +215,27 @@ public struct SparseTableau: TableauStorage {
     cellTotal += Int(count - firstAppended)
     if !cancelled.isEmpty {
       // Highest slot first: a swap-remove only moves cells from above the removed slot.
-      Self.sortDescending(&cancelled)
+      if cancelled.count <= 16 {
+        Self.sortDescending(&cancelled)
+      } else {
+        // Many: the cells they name are the row's only zeros, so a scan from the top lists them
+        // in order, for less than a sort (the row is at most a few times the source's length).
+        cancelled.removeAllKeepingCapacity()
+        for slot in stride(from: count - 1, through: 0, by: -1)
+        where cells[segment.start + slot].coefficient == 0 {
+          cancelled.append(slot)
+        }
+      }
       removeCells(atDescending: cancelled, of: target)
     }
     cancelled.removeAllKeepingCapacity()
     self.cancelled = cancelled
   }
 
-  /// Sorts distinct slots from the highest down: by insertion when there are a few (the usual
-  /// case: the library sort's generic set-up costs more than sorting them).
+  /// Sorts a few distinct slots from the highest down, by insertion (the library sort's generic
+  /// set-up costs more than sorting them).
   private static func sortDescending(_ slots: inout [Int32]) {
     guard slots.count > 1 else { return }
-    guard slots.count <= 16 else { return slots.sort(by: >) }
     for index in 1..<slots.count {
       let slot = slots[index]
       var place = index
