@@ -102,9 +102,9 @@ extension Solver {
     rows.removeAllKeepingCapacity()
   }
 
-  /// If `row` is negative and its subject has a ``flipPartner(of:inRow:)``, swaps the two in
-  /// `row` (the partner becomes basic and positive), touching only that row and the objective.
-  /// Returns whether it did.
+  /// If `row` is negative (or, with `orZero`, at zero) and its subject has a
+  /// ``flipPartner(of:inRow:)``, swaps the two in `row` (the partner becomes basic and
+  /// non-negative), touching only that row and the objective. Returns whether it did.
   mutating func swapPairIfNegative(inRow row: Int32, orZero: Bool = false) -> Bool {
     let constant = tableau.constant(of: row)
     guard constant < -valueTolerance || (orZero && constant <= valueTolerance) else {
