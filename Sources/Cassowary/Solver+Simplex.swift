@@ -101,19 +101,16 @@ extension Solver {
   /// as many pivots as there are rows the lowest infeasible subject id leaves instead (Bland's
   /// rule, with the entering ties already going to the lowest id), which terminates.
   ///
-  /// Once ``longPivotsBeforeSwaps`` pivots have each rewritten a long column (an entering
-  /// symbol in more than ``shortColumn`` rows), a row that would take another such pivot, and
-  /// whose subject is one member of an optional constraint's pair with the partner in no other
-  /// row, is set aside instead. When every other row is feasible, each pair set aside is swapped
-  /// inside its row (the partner takes the negative value's place), which touches that row and
-  /// the objective only, and the primal simplex restores optimality with long steps. A resize
-  /// that moves a form's shared width past hundreds of labels' breakpoints makes the textbook
-  /// dual pivot once per label, each pivot rewriting the whole shared column; this way it is one
-  /// swap per label and a few long primal steps. A change that one long pivot settles (a
-  /// label that becomes the widest) still takes that pivot.
+  /// A row that would take a pivot on a long column (an entering symbol in more than
+  /// ``shortColumn`` rows), and whose subject is one member of an optional constraint's pair
+  /// with the partner in no other row, is set aside instead. When every other row is feasible,
+  /// each pair set aside is swapped inside its row (the partner takes the negative value's
+  /// place), which touches that row and the objective only, and the primal simplex restores
+  /// optimality with long steps. A resize that moves a form's shared width past hundreds of
+  /// labels' breakpoints makes the textbook dual pivot once per label, each pivot rewriting the
+  /// whole shared column; this way it is one swap per label and a few long primal steps.
   mutating func dualOptimize() -> Int32? {
     var pivots = 0
-    var longPivots = 0
     var setAside = takeScratch()
     defer { returnScratch(setAside) }
     while let leaving = nextLeavingSymbol(bland: pivots > rowSubject.count) {
@@ -126,12 +123,11 @@ extension Solver {
         infeasible.removeAllKeepingCapacity()
         return row
       }
-      if tableau.rowCount(containing: entering) > shortColumn {
-        if longPivots >= longPivotsBeforeSwaps && flipPartner(of: leaving, inRow: row) != nil {
-          setAside.append(leaving)
-          continue
-        }
-        longPivots += 1
+      if tableau.rowCount(containing: entering) > shortColumn
+        && flipPartner(of: leaving, inRow: row) != nil
+      {
+        setAside.append(leaving)
+        continue
       }
       pivot(entering: entering, row: row)
       pivots += 1
@@ -148,12 +144,6 @@ extension Solver {
 
   /// How many rows a dual pivot's entering column may hold and still count as short.
   var shortColumn: Int { 32 }
-
-  /// How many dual pivots on long columns one re-solve takes before it sets rows aside for
-  /// swaps. Each costs the column's length, as a primal step after swaps does; a change that a
-  /// pivot or two settle (a label that becomes the widest) keeps the dual's few pivots, and
-  /// swapping rows one such pivot would have fixed together can cost many primal steps.
-  var longPivotsBeforeSwaps: Int { 8 }
 
   /// Whether `symbol` is a slack, error or dummy: a symbol the simplex keeps non-negative.
   @inline(__always)

@@ -292,10 +292,10 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   }
 
   /// Runs the dual simplex that optional constant changes inside a batch deferred. One run for
-  /// the whole batch can do what one run per change cannot: after a few long pivots it sets the
-  /// rows a shared column would cross aside and swaps their pairs instead (see
-  /// ``dualOptimize()``). Every operation but another such change calls this first, since it
-  /// needs a feasible tableau; while it is pending, no removal or primal re-solve is.
+  /// the whole batch swaps the pairs of every row a shared column would cross and re-optimizes
+  /// once (see ``dualOptimize()``), where one run per change re-optimizes after each. Every
+  /// operation but another such change calls this first, since it needs a feasible tableau;
+  /// while it is pending, no removal or primal re-solve is.
   mutating func settleDeferredConstants() {
     guard needsDualOptimize else { return }
     needsDualOptimize = false

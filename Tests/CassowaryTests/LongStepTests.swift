@@ -122,8 +122,8 @@ import Testing
 
   /// A form's rows share a label width and a field width that fill the root: the optimum at
   /// 750 is a weighted median of the labels' and fields' intrinsic widths. Resizing the root
-  /// moves it past many of them; the dual simplex sets those rows aside after a few long pivots,
-  /// swaps their pairs in place and re-optimizes, and must land where a fresh solve does.
+  /// moves it past many of them; the dual simplex sets those rows aside, swaps their pairs in
+  /// place and re-optimizes, and must land where a fresh solve does.
   @Test(arguments: SolverKind.allCases)
   func aResizePastManyBreakpointsSwapsThemInPlace(kind: SolverKind) throws {
     let root = Variable(0)
@@ -163,8 +163,8 @@ import Testing
 
   /// An update pass gives many labels new intrinsic widths in one batch. Their constraints are
   /// optional, so the dual simplex waits for the batch's end and settles them all in one run:
-  /// it lands where one re-solve per change and a fresh solve do, in fewer pivots (after a few
-  /// long pivots it swaps pairs in place instead).
+  /// it lands where one re-solve per change and a fresh solve do, in fewer pivots (it swaps the
+  /// pairs and re-optimizes once).
   @Test(arguments: SolverKind.allCases)
   func optionalConstantsChangedInABatchAreSettledTogether(kind: SolverKind) throws {
     let root = Variable(0)
