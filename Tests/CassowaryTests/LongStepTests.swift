@@ -120,42 +120,52 @@ import Testing
     if tied { #expect(degenerate > 0) }
   }
 
+  /// The intrinsic widths of the form's labels and fields (``installForm``).
+  static let formLabels = alignedLabels(240)
+  static let formFields = alignedLabels(480).suffix(240).map { $0 + 1.5 }
+  /// The form's root, label and field widths.
+  static let formWidths = [Variable(0), Variable(1), Variable(2)]
+
+  /// A form's widths: the root (variable 0, an edit variable at 999, suggested `rootWidth`)
+  /// holds one label width (1) and one field width (2) with 40 points between; each label and
+  /// field of the lists hugs at 251 and 250 and resists compression at 750, four constraints
+  /// each, from id 1.
+  static func installForm(
+    in solver: inout some LayoutSolver, labels: [Double], fields: [Double], rootWidth: Double
+  ) throws {
+    let (root, label, field) = (formWidths[0], formWidths[1], formWidths[2])
+    try solver.addEditVariable(root, priority: 999)
+    try solver.suggestValue(root, rootWidth)
+    try solver.batch { (solver) throws(SolverError) in
+      try solver.add(ConstraintID(0), label + field + 40 == LinearExpression(root))
+      for (index, (labelWidth, fieldWidth)) in zip(labels, fields).enumerated() {
+        let id = Int32(1 + 4 * index)
+        let labelIntrinsic = LinearExpression(constant: labelWidth)
+        let fieldIntrinsic = LinearExpression(constant: fieldWidth)
+        try solver.add(ConstraintID(id), (label >= labelIntrinsic).at(750))
+        try solver.add(ConstraintID(id + 1), (label <= labelIntrinsic).at(251))
+        try solver.add(ConstraintID(id + 2), (field >= fieldIntrinsic).at(750))
+        try solver.add(ConstraintID(id + 3), (field <= fieldIntrinsic).at(250))
+      }
+    }
+  }
+
   /// A form's rows share a label width and a field width that fill the root: the optimum at
   /// 750 is a weighted median of the labels' and fields' intrinsic widths. Resizing the root
   /// moves it past many of them; the dual simplex sets those rows aside, swaps their pairs in
   /// place and re-optimizes, and must land where a fresh solve does.
   @Test(arguments: SolverKind.allCases)
   func aResizePastManyBreakpointsSwapsThemInPlace(kind: SolverKind) throws {
-    let root = Variable(0)
-    let label = Variable(1)
-    let field = Variable(2)
-    let labels = Self.alignedLabels(240)
-    let fields = Self.alignedLabels(480).suffix(240).map { $0 + 1.5 }
-    func install(in solver: inout some LayoutSolver, rootWidth: Double) throws {
-      try solver.addEditVariable(root, priority: 999)
-      try solver.suggestValue(root, rootWidth)
-      try solver.batch { (solver) throws(SolverError) in
-        try solver.add(ConstraintID(0), label + field + 40 == LinearExpression(root))
-        for (index, (labelWidth, fieldWidth)) in zip(labels, fields).enumerated() {
-          let id = Int32(1 + 4 * index)
-          let labelIntrinsic = LinearExpression(constant: labelWidth)
-          let fieldIntrinsic = LinearExpression(constant: fieldWidth)
-          try solver.add(ConstraintID(id), (label >= labelIntrinsic).at(750))
-          try solver.add(ConstraintID(id + 1), (label <= labelIntrinsic).at(251))
-          try solver.add(ConstraintID(id + 2), (field >= fieldIntrinsic).at(750))
-          try solver.add(ConstraintID(id + 3), (field <= fieldIntrinsic).at(250))
-        }
-      }
-    }
+    let (labels, fields) = (Self.formLabels, Self.formFields)
     var solver = kind.make()
-    try install(in: &solver, rootWidth: 260)
+    try Self.installForm(in: &solver, labels: labels, fields: fields, rootWidth: 260)
     for rootWidth in [520.0, 260, 400] {
       let before = solver.statistics.breakpointsPassed
-      try solver.suggestValue(root, rootWidth)
+      try solver.suggestValue(Variable(0), rootWidth)
       #expect(solver.statistics.breakpointsPassed > before, "no swaps at root width \(rootWidth)")
       var fresh = kind.make()
-      try install(in: &fresh, rootWidth: rootWidth)
-      for variable in [root, label, field] {
+      try Self.installForm(in: &fresh, labels: labels, fields: fields, rootWidth: rootWidth)
+      for variable in Self.formWidths {
         #expect(abs(solver.value(of: variable) - fresh.value(of: variable)) <= 1e-9)
       }
     }
@@ -167,27 +177,7 @@ import Testing
   /// pairs and re-optimizes once).
   @Test(arguments: SolverKind.allCases)
   func optionalConstantsChangedInABatchAreSettledTogether(kind: SolverKind) throws {
-    let root = Variable(0)
-    let label = Variable(1)
-    let field = Variable(2)
-    let labels = Self.alignedLabels(240)
-    let fields = Self.alignedLabels(480).suffix(240).map { $0 + 1.5 }
-    func install(in solver: inout some LayoutSolver, labels: [Double]) throws {
-      try solver.addEditVariable(root, priority: 999)
-      try solver.suggestValue(root, 400)
-      try solver.batch { (solver) throws(SolverError) in
-        try solver.add(ConstraintID(0), label + field + 40 == LinearExpression(root))
-        for (index, (labelWidth, fieldWidth)) in zip(labels, fields).enumerated() {
-          let id = Int32(1 + 4 * index)
-          let labelIntrinsic = LinearExpression(constant: labelWidth)
-          let fieldIntrinsic = LinearExpression(constant: fieldWidth)
-          try solver.add(ConstraintID(id), (label >= labelIntrinsic).at(750))
-          try solver.add(ConstraintID(id + 1), (label <= labelIntrinsic).at(251))
-          try solver.add(ConstraintID(id + 2), (field >= fieldIntrinsic).at(750))
-          try solver.add(ConstraintID(id + 3), (field <= fieldIntrinsic).at(250))
-        }
-      }
-    }
+    let (labels, fields) = (Self.formLabels, Self.formFields)
     // Every third label grows by 90 points: the shared width moves past many breakpoints.
     var changed = labels
     for index in stride(from: 0, to: changed.count, by: 3) { changed[index] += 90 }
@@ -199,7 +189,7 @@ import Testing
       }
     }
     var batched = kind.make()
-    try install(in: &batched, labels: labels)
+    try Self.installForm(in: &batched, labels: labels, fields: fields, rootWidth: 400)
     var oneByOne = batched
     let pivotsBefore = batched.statistics.pivots
     batched.beginBatch()
@@ -207,8 +197,8 @@ import Testing
     batched.endBatch()
     try update(&oneByOne)
     var fresh = kind.make()
-    try install(in: &fresh, labels: changed)
-    for variable in [root, label, field] {
+    try Self.installForm(in: &fresh, labels: changed, fields: fields, rootWidth: 400)
+    for variable in Self.formWidths {
       #expect(abs(batched.value(of: variable) - fresh.value(of: variable)) <= 1e-9)
       #expect(abs(oneByOne.value(of: variable) - fresh.value(of: variable)) <= 1e-9)
     }
