@@ -69,16 +69,6 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
       width: width - insets.left - insets.right, height: height - insets.top - insets.bottom)
   }
 
-  /// The same rectangle with every coordinate rounded to `scale` (1e-6 by default), so that
-  /// frames from different solvers compare and hash alike.
-  public func rounded(toMultipleOf scale: Double = 1e-6) -> Rect {
-    func round(_ value: Double) -> Double {
-      let result = (value / scale).rounded() * scale
-      return result == 0 ? 0 : result
-    }
-    return Rect(x: round(minX), y: round(minY), width: round(width), height: round(height))
-  }
-
   public var description: String {
     "(\(formatNumber(minX)), \(formatNumber(minY)), \(formatNumber(width)), \(formatNumber(height)))"
   }

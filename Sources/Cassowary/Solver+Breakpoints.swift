@@ -27,8 +27,12 @@ extension Solver {
   /// In phase one (`minimizingArtificial`) the objective is the artificial variable, which no
   /// pair's swap changes (a partner in its row cannot be swapped), so every breakpoint that can
   /// be passed is, up to the first that cannot: usually the artificial row itself.
+  ///
+  /// With `mayStayPut`, a step that moves nothing still passes the breakpoints that sit where it
+  /// begins (see below).
   mutating func longStepLeavingRow(
-    for entering: Int32, direction: Double, minimizingArtificial: Bool = false
+    for entering: Int32, direction: Double, minimizingArtificial: Bool = false,
+    mayStayPut: Bool = false
   ) -> (row: Int32, ratio: Double)? {
     crossedRows.removeAllKeepingCapacity()
     var breakpoints = scratchBreakpoints
@@ -76,13 +80,12 @@ extension Solver {
     if leaving.ratio <= valueTolerance {
       // A step that moves nothing (ratio 0) may still pass pairs that sit at their breakpoints
       // together (a form's fields of one intrinsic width): one pivot instead of one per pair.
-      // It does not improve the objective, so only a few are taken per optimization; then the
-      // textbook step, where Bland's rule prevents cycling.
-      guard !minimizingArtificial, !crossedRows.isEmpty, degenerateLongStepsLeft > 0 else {
+      // It does not improve the objective, so the caller allows only a few per optimization;
+      // then the textbook step, where Bland's rule prevents cycling.
+      guard mayStayPut, !crossedRows.isEmpty else {
         crossedRows.removeAllKeepingCapacity()
         return (first.row, first.ratio)
       }
-      degenerateLongStepsLeft -= 1
       degenerateLongSteps += 1
     }
     return (leaving.row, leaving.ratio)

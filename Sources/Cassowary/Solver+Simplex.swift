@@ -19,11 +19,15 @@ extension Solver {
   /// vector leads with a negative entry, pivot it in (the lowest such id: Bland's rule).
   ///
   /// The ratio test takes long steps past the breakpoints of optional constraints (see
-  /// ``longStepLeavingRow(for:direction:)``).
+  /// ``longStepLeavingRow(for:direction:minimizingArtificial:mayStayPut:)``).
   mutating func optimize() {
-    degenerateLongStepsLeft = maximumDegenerateLongSteps
+    let degenerateBefore = degenerateLongSteps
     while let (entering, direction) = nextEnteringSymbol() {
-      guard let (row, _) = longStepLeavingRow(for: entering, direction: direction) else {
+      let mayStayPut = degenerateLongSteps - degenerateBefore < maximumDegenerateLongSteps
+      guard
+        let (row, _) = longStepLeavingRow(
+          for: entering, direction: direction, mayStayPut: mayStayPut)
+      else {
         preconditionFailure("the objective is unbounded: the tableau is corrupt")
       }
       pivot(entering: entering, row: row)

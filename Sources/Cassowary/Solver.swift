@@ -66,10 +66,8 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   var pivotCount = 0
   var breakpointsPassed = 0
   /// Long steps that passed breakpoints without moving (see
-  /// ``longStepLeavingRow(for:direction:minimizingArtificial:)``): in all, and how many more the
-  /// current primal optimization may take.
+  /// ``longStepLeavingRow(for:direction:minimizingArtificial:mayStayPut:)``).
   var degenerateLongSteps = 0
-  var degenerateLongStepsLeft = 0
   var journal = Journal()
   /// Constraints added or removed since the last outermost batch closed.
   var structuralChanges = 0
