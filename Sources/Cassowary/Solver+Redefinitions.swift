@@ -8,7 +8,9 @@
 /// restricted row whose own pair (slack and error, or two errors) takes its subject. One of the
 /// pair always has the right sign, so that row is feasible; a restricted row that held the pair
 /// and turns negative swaps its own pair (as a long step's passed rows do). No phase one, no
-/// artificial variable, and the optimizer then does what it would have done anyway.
+/// artificial variable, and the optimizer then does what it would have done anyway. A required
+/// equality tries this first, before its row is expanded at all; an inequality only when it
+/// would otherwise need phase one (see ``addRow(for:owner:redefining:)``).
 ///
 /// It runs in two steps. Inside the add's transaction, everything that could stop it is done
 /// or checked (a few short rows, cheap to log); after the commit, the step that cannot fail

@@ -15,11 +15,17 @@ extension Solver {
     var asWritten = RowRole.none
     if keepsDefinitions {
       // A new variable (or one nothing defines yet) becomes this row's subject, and the row its
-      // definition, as written. When every variable of a required row is already defined, the
-      // row is expanded one level of definitions at a time until a variable nothing defines
-      // turns up (closing a row of equal widths reaches the first width in two levels), and
-      // only when none does is it expanded fully, for the textbook path. An optional row is
-      // expanded fully at once: its own pair can always be its subject.
+      // definition, as written. When every variable of a required row is already defined:
+      // - an equality first tries to take over the definition of one that an optional
+      //   constraint defines, as written, with no expansion at all (on a form, "the field ends
+      //   at the root's margin" takes over the field's width from its hugging, where expanding
+      //   first cost a quarter of the form's build and first solve, to end in the same
+      //   takeover). An inequality does not: its own slack is usually its subject one level
+      //   down, and a takeover instead made longer rows (a flat layout's trailing margins);
+      // - otherwise the row is expanded one level of definitions at a time until a variable
+      //   nothing defines turns up (closing a row of equal widths reaches the first width in
+      //   two levels), and only when none does is it expanded fully, for the textbook path.
+      // An optional row is expanded fully at once: its own pair can always be its subject.
       var levels = 0
       while true {
         while let external = lowestParametricExternal(in: row) {
@@ -34,6 +40,11 @@ extension Solver {
         if levels == 0 && redefining && constraint.priority.isRequired {
           asWritten = makeRow(subject: RowRole.none)
           tableau.add(row: row, times: 1, to: asWritten)
+          if constraint.relation == .equal,
+            let (variable, pair) = redefinableVariable(in: asWritten)
+          {
+            return takeOver(variable, softPair: pair, by: asWritten, dropping: row, tag: tag)
+          }
         }
         guard constraint.priority.isRequired, levels < maximumExpansionLevels,
           expandOneLevel(row)
@@ -62,12 +73,7 @@ extension Solver {
       let (variable, pair) = redefinableVariable(in: asWritten)
     {
       // Phase one would be needed: the row as written takes a definition over instead.
-      dropRow(row)
-      switch redefine(variable, softPair: pair, by: asWritten) {
-      case .done: return (tag, nil)
-      case .pending(let pending): return (tag, pending)
-      case .failed: return nil
-      }
+      return takeOver(variable, softPair: pair, by: asWritten, dropping: row, tag: tag)
     }
     if asWritten != RowRole.none { dropRow(asWritten) }
     if subject < 0 {
@@ -77,6 +83,22 @@ extension Solver {
       install(row, subject: subject)
     }
     return (tag, nil)
+  }
+
+  /// Drops `row` (the new row, possibly expanded) and makes `asWritten`, the same constraint as
+  /// written, the definition of `variable` in place of the optional constraint's whose pair is
+  /// `pair` (``redefine(_:softPair:by:)``); returns what ``addRow(for:owner:redefining:)``
+  /// returns.
+  private mutating func takeOver(
+    _ variable: Int32, softPair pair: TwoSymbols, by asWritten: Int32, dropping row: Int32,
+    tag: Tag
+  ) -> (tag: Tag, pending: PendingSubject?)? {
+    dropRow(row)
+    switch redefine(variable, softPair: pair, by: asWritten) {
+    case .done: return (tag, nil)
+    case .pending(let pending): return (tag, pending)
+    case .failed: return nil
+    }
   }
 
   /// Builds the row of `constraint` with basic variables substituted out, plus its marker and
