@@ -74,8 +74,12 @@ extension Solver {
     Self.orderDefinitions(
       reachedFrom: row, downstreamOf: subject, in: tableau, symbolKind, basicRow,
       marked: symbolMark, markEpoch, visits: &visitMark, visitEpoch, &stack, &order)
-    order.reverse()
-    tableau.substituteDefinitions(of: order, in: row, definitions: basicRow)
+    for symbol in order.reversed() {
+      let coefficient = tableau.coefficient(of: symbol, in: row)
+      guard coefficient != 0 else { continue }
+      tableau.removeCell(for: symbol, from: row)
+      tableau.add(row: basicRow[Int(symbol)], times: coefficient, to: row)
+    }
     returnScratch(stack)
     returnScratch(order)
   }
