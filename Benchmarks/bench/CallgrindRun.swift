@@ -57,6 +57,9 @@ struct CallgrindRun {
     var environment = ProcessInfo.processInfo.environment
     environment["MALLOC_CONF"] = [environment["MALLOC_CONF"], Self.jemallocOptions]
       .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ",")
+    // Swift seeds its hashing per process, so a dictionary's probes, and with them the count,
+    // would differ from one run to the next (by about 1 % on a 20-view cell).
+    environment["SWIFT_DETERMINISTIC_HASHING"] = "1"
     process.environment = environment
     Self.disableAddressRandomization()
     // The child's tables are not wanted; its progress lines (standard error) are.
