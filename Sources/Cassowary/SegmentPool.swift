@@ -141,7 +141,8 @@ struct SegmentPool<Element> {
             for offset in 0..<count {
               buffer.initializeElement(at: next + offset, to: slots[Int(segment.start) + offset])
             }
-            segments[index] = Segment(start: Int32(next), count: segment.count, capacity: segment.count)
+            segments[index] = Segment(
+              start: Int32(next), count: segment.count, capacity: segment.count)
             next += count
             live += 1
           }
