@@ -74,12 +74,8 @@ extension Solver {
     Self.orderDefinitions(
       reachedFrom: row, downstreamOf: subject, in: tableau, symbolKind, basicRow,
       marked: symbolMark, markEpoch, visits: &visitMark, visitEpoch, &stack, &order)
-    for symbol in order.reversed() {
-      let coefficient = tableau.coefficient(of: symbol, in: row)
-      guard coefficient != 0 else { continue }
-      tableau.removeCell(for: symbol, from: row)
-      tableau.add(row: basicRow[Int(symbol)], times: coefficient, to: row)
-    }
+    order.reverse()
+    tableau.substituteDefinitions(of: order, in: row, definitions: basicRow)
     returnScratch(stack)
     returnScratch(order)
   }

@@ -16,6 +16,15 @@ public struct SparseTableau: TableauStorage {
     var cellSlot: Int32  // index of the cell within its row
   }
 
+  /// A cell of a row being rewritten: its coefficient so far and, once a sum has been formed, the
+  /// largest magnitude that sum involved, to tell a cancellation from a small coefficient.
+  struct AccumulatedCell {
+    var symbol: Int32
+    var coefficient: Double
+    var scale: Double  // 0 until a sum is formed
+    var slot: Int32  // the cell's slot in the row, or -1 for a cell the row does not hold yet
+  }
+
   private var cells = SegmentPool(filler: RowCell(symbol: -1, columnSlot: -1, coefficient: 0))
   private var entries = SegmentPool(filler: ColumnEntry(row: -1, cellSlot: -1))
   private var rows: [Segment] = []
@@ -26,6 +35,9 @@ public struct SparseTableau: TableauStorage {
   /// Scatter workspace: the index of each symbol's cell in the row being updated, or -1.
   private var position: [Int32] = []
   private var cancelled: [Int32] = []
+  /// Workspace of ``substituteDefinitions(of:in:definitions:)``: the row being rewritten, a cell
+  /// per symbol (``position`` maps a symbol to its cell here).
+  private var accumulator: [AccumulatedCell] = []
   private var cellTotal = 0
   /// Rows that hold a cell of almost every symbol (the objective's) are indexed: for each such
   /// row an ordinal, and for each symbol and ordinal the slot of its cell there, or -1. Finding a
@@ -270,6 +282,118 @@ public struct SparseTableau: TableauStorage {
     }
   }
 
+  /// In one pass: the row is gathered into ``accumulator`` once, every definition is added there,
+  /// and the row is written back once. One definition added at a time instead would gather and
+  /// write the row back per definition, and a symbol that one definition brings in and a later
+  /// one replaces would enter the row and its column only to leave them again; expanding a
+  /// layout's new row reaches ten definitions or so. A replaced symbol leaves the workspace at
+  /// once, so the workspace never holds more than the row would.
+  public mutating func substituteDefinitions(
+    of symbols: [Int32], in row: Int32, definitions: [Int32]
+  ) {
+    var definitionCells: Int32 = 0
+    for symbol in symbols { definitionCells += rows[Int(definitions[Int(symbol)])].count }
+    guard symbols.count > 2, rowOrdinal[Int(row)] < 0,
+      rows[Int(row)].count <= 8 * (definitionCells + 1)
+    else {
+      // One or two definitions cost less added one at a time than gathered and written back;
+      // so does a long row (or an indexed one) with short definitions, whose cells are then
+      // found in the row on their own, as ``add(row:times:to:)`` does, rather than gathering
+      // the whole row (into a workspace that would then be as long).
+      substituteDefinitionsOneAtATime(of: symbols, in: row, definitions: definitions)
+      return
+    }
+    var accumulator = self.accumulator
+    var cancelled = self.cancelled
+    self.accumulator = []
+    self.cancelled = []
+    accumulator.removeAllKeepingCapacity()
+    cancelled.removeAllKeepingCapacity()
+    let segment = rows[Int(row)]
+    var constant = constants[Int(row)]
+    for slot in 0..<segment.count {
+      let cell = cells[segment.start + slot]
+      position[Int(cell.symbol)] = Int32(accumulator.count)
+      accumulator.append(
+        AccumulatedCell(symbol: cell.symbol, coefficient: cell.coefficient, scale: 0, slot: slot))
+    }
+    for symbol in symbols {
+      let index = Int(position[Int(symbol)])
+      guard index >= 0 else { continue }
+      let factor = accumulator[index].coefficient
+      // A coefficient that earlier definitions cancelled is zero, not a factor: expanding by a
+      // rounding residue would bring the definition's symbols in at that residue, with no sum
+      // to show it is one, and a later pivot on such a cell would divide by it.
+      let scale = accumulator[index].scale
+      guard factor != 0, !(scale > 0 && isNearZero(factor, relativeTo: scale)) else {
+        accumulator[index].coefficient = 0
+        continue
+      }
+      // The symbol leaves: its cell, if the row held one, is removed at the end.
+      if accumulator[index].slot >= 0 { cancelled.append(accumulator[index].slot) }
+      position[Int(symbol)] = -1
+      let last = accumulator.count - 1
+      if index != last {
+        accumulator[index] = accumulator[last]
+        position[Int(accumulator[index].symbol)] = Int32(index)
+      }
+      accumulator.removeLast()
+      let definition = definitions[Int(symbol)]
+      constant += factor * constants[Int(definition)]
+      let source = rows[Int(definition)]
+      for slot in 0..<source.count {
+        let cell = cells[source.start + slot]
+        let delta = factor * cell.coefficient
+        let at = Int(position[Int(cell.symbol)])
+        if at >= 0 {
+          let old = accumulator[at].coefficient
+          accumulator[at].coefficient = old + delta
+          accumulator[at].scale = max(accumulator[at].scale, abs(old), abs(delta))
+        } else if delta != 0 {
+          position[Int(cell.symbol)] = Int32(accumulator.count)
+          accumulator.append(
+            AccumulatedCell(symbol: cell.symbol, coefficient: delta, scale: 0, slot: -1))
+        }
+      }
+    }
+    constants[Int(row)] = constant
+    // Write back: coefficients in place, cancelled cells out (highest slot first), new cells in.
+    var fresh: Int32 = 0
+    for index in accumulator.indices {
+      let entry = accumulator[index]
+      position[Int(entry.symbol)] = -1
+      let kept =
+        entry.coefficient != 0
+        && !(entry.scale > 0 && isNearZero(entry.coefficient, relativeTo: entry.scale))
+      if !kept {
+        accumulator[index].coefficient = 0
+        if entry.slot >= 0 { cancelled.append(entry.slot) }
+      } else if entry.slot >= 0 {
+        cells[segment.start + entry.slot].coefficient = entry.coefficient
+      } else {
+        fresh += 1
+      }
+    }
+    if !cancelled.isEmpty {
+      if cancelled.count <= 16 {
+        Self.sortDescending(&cancelled)
+      } else {
+        cancelled.sort(by: >)
+      }
+      removeCells(atDescending: cancelled, of: row)
+    }
+    if fresh > 0 {
+      cells.reserve(&rows[Int(row)], toHold: rows[Int(row)].count + fresh)
+      for entry in accumulator where entry.slot < 0 && entry.coefficient != 0 {
+        appendCell(entry.symbol, entry.coefficient, to: row)
+      }
+    }
+    cancelled.removeAllKeepingCapacity()
+    accumulator.removeAllKeepingCapacity()
+    self.cancelled = cancelled
+    self.accumulator = accumulator
+  }
+
   public func cellCount(of row: Int32) -> Int { Int(rows[Int(row)].count) }
 
   @inline(__always)
@@ -332,6 +456,7 @@ public struct SparseTableau: TableauStorage {
     if entries.isWasteful(holding: cellTotal, beyond: 1.5) {
       entries.compact(&columns, holding: cellTotal)
     }
+    accumulator.trimExcessCapacity()
     rows.trimExcessCapacity()
     constants.trimExcessCapacity()
     rowOrdinal.trimExcessCapacity()
@@ -349,6 +474,7 @@ public struct SparseTableau: TableauStorage {
     cells.bytes + entries.bytes + rows.capacity * MemoryLayout<Segment>.stride
       + constants.capacity * 8 + columns.capacity * MemoryLayout<Segment>.stride
       + position.capacity * 4 + rowOrdinal.capacity * 4 + indexedSlots.capacity * 4
+      + accumulator.capacity * MemoryLayout<AccumulatedCell>.stride
   }
 
   // MARK: - Cells

@@ -44,6 +44,10 @@ public protocol TableauStorage {
   /// For every row but `source` that holds `symbol`: removes that cell and adds the cell's
   /// coefficient times `source`. Appends each changed row to `changed`.
   mutating func substitute(_ symbol: Int32, with source: Int32, changed: inout [Int32])
+  /// Replaces each of `symbols` in `row`, in that order, by its definition: the row
+  /// `definitions[symbol]`, times the symbol's coefficient in `row` at that moment (a symbol whose
+  /// coefficient is then 0 is left alone). A definition may bring in a symbol replaced later.
+  mutating func substituteDefinitions(of symbols: [Int32], in row: Int32, definitions: [Int32])
 
   /// The number of cells in `row`.
   func cellCount(of row: Int32) -> Int
@@ -84,4 +88,24 @@ extension TableauStorage {
 
   /// A storage that finds any cell without scanning makes no difference for such rows.
   public mutating func makeIndexedRow() -> Int32 { makeRow() }
+
+  /// One symbol at a time: its cell is removed and its definition added.
+  public mutating func substituteDefinitions(
+    of symbols: [Int32], in row: Int32, definitions: [Int32]
+  ) {
+    substituteDefinitionsOneAtATime(of: symbols, in: row, definitions: definitions)
+  }
+
+  /// ``substituteDefinitions(of:in:definitions:)`` one symbol at a time: its cell is removed and
+  /// its definition added.
+  mutating func substituteDefinitionsOneAtATime(
+    of symbols: [Int32], in row: Int32, definitions: [Int32]
+  ) {
+    for symbol in symbols {
+      let coefficient = coefficient(of: symbol, in: row)
+      guard coefficient != 0 else { continue }
+      removeCell(for: symbol, from: row)
+      add(row: definitions[Int(symbol)], times: coefficient, to: row)
+    }
+  }
 }

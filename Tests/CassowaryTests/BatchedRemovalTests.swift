@@ -15,9 +15,10 @@ import Testing
     }
   }
 
-  /// Seeds that once failed, kept as regression cases. 12272048395771503322: with a full
-  /// expansion that left the same cells in another order, a fresh sparse solve of the remaining
-  /// system ended off the optimum (the one-pass expansion of 130547d, reverted for this).
+  /// Seeds that once failed, kept as regression cases. 12272048395771503322: the one-pass
+  /// expansion (130547d) expanded a coefficient that had cancelled to a rounding residue, and a
+  /// fresh sparse solve of the remaining system ended off the optimum (see
+  /// `DefinitionSubstitutionTests.anExpansionThatCancelsToAResidueLeavesNoCells`).
   @Test(arguments: [UInt64(12_272_048_395_771_503_322)])
   func batchedRemovalsOfARegressionSeed(_ seed: UInt64) throws {
     try checkBatchedRemovals(seed: seed)
