@@ -75,6 +75,14 @@ struct CallgrindRun {
     }
 
     var rows = try ResultsFile.rows(String(contentsOfFile: childRows, encoding: .utf8))
+    // The child wrote its own context: an id that names no dump folder, and a commit it could
+    // not read ("unknown"). The rows are this run's.
+    for index in rows.indices {
+      rows[index].runID = context.runID
+      rows[index].timestamp = context.timestamp
+      rows[index].commit = context.commit
+      rows[index].machine = context.machine
+    }
     let dumps = try FileManager.default.contentsOfDirectory(atPath: directory)
       .filter { $0.hasPrefix("callgrind.") }
       .sorted { Self.dumpOrder($0) < Self.dumpOrder($1) }

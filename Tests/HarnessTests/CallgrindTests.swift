@@ -161,6 +161,12 @@ struct CallgrindRunTests {
     #expect(first.map(\.phase) == ["build", "resize"])
     for row in first {
       #expect(row.status == "ok")
+      // The rows carry the run's id, which names the folder of its dump files.
+      var isDirectory: ObjCBool = false
+      let dumps = directory.appending(path: ".build/callgrind/\(row.runID)").path
+      #expect(
+        FileManager.default.fileExists(atPath: dumps, isDirectory: &isDirectory)
+          && isDirectory.boolValue, "\(row.key): run \(row.runID) has no dump folder")
       #expect(row.repetitions == 1 && row.medianNanoseconds == 0)
       #expect((row.instructions ?? 0) > 0, "\(row.key) has no instruction count")
     }
