@@ -46,7 +46,8 @@ public protocol TableauStorage {
   mutating func substitute(_ symbol: Int32, with source: Int32, changed: inout [Int32])
   /// Replaces each of `symbols` in `row`, in that order, by its definition: the row
   /// `definitions[symbol]`, times the symbol's coefficient in `row` at that moment (a symbol whose
-  /// coefficient is then 0 is left alone). A definition may bring in a symbol replaced later.
+  /// coefficient is then 0, or what rounding left of a cancellation, is left alone and its cell
+  /// removed). A definition may bring in a symbol replaced later.
   mutating func substituteDefinitions(of symbols: [Int32], in row: Int32, definitions: [Int32])
 
   /// The number of cells in `row`.
