@@ -16,12 +16,11 @@ public struct SparseTableau: TableauStorage {
     var cellSlot: Int32  // index of the cell within its row
   }
 
-  /// A cell of a row being rewritten: its coefficient so far and, once a sum has been formed, the
-  /// largest magnitude that sum involved, to tell a cancellation from a small coefficient.
+  /// A cell of a row being rewritten: its coefficient so far (0 once it cancelled) and where the
+  /// row holds it.
   struct AccumulatedCell {
     var symbol: Int32
     var coefficient: Double
-    var scale: Double  // 0 until a sum is formed
     var slot: Int32  // the cell's slot in the row, or -1 for a cell the row does not hold yet
   }
 
@@ -315,20 +314,13 @@ public struct SparseTableau: TableauStorage {
       let cell = cells[segment.start + slot]
       position[Int(cell.symbol)] = Int32(accumulator.count)
       accumulator.append(
-        AccumulatedCell(symbol: cell.symbol, coefficient: cell.coefficient, scale: 0, slot: slot))
+        AccumulatedCell(symbol: cell.symbol, coefficient: cell.coefficient, slot: slot))
     }
     for symbol in symbols {
       let index = Int(position[Int(symbol)])
       guard index >= 0 else { continue }
       let factor = accumulator[index].coefficient
-      // A coefficient that earlier definitions cancelled is zero, not a factor: expanding by a
-      // rounding residue would bring the definition's symbols in at that residue, with no sum
-      // to show it is one, and a later pivot on such a cell would divide by it.
-      let scale = accumulator[index].scale
-      guard factor != 0, !(scale > 0 && isNearZero(factor, relativeTo: scale)) else {
-        accumulator[index].coefficient = 0
-        continue
-      }
+      guard factor != 0 else { continue }
       // The symbol leaves: its cell, if the row held one, is removed at the end.
       if accumulator[index].slot >= 0 { cancelled.append(accumulator[index].slot) }
       position[Int(symbol)] = -1
@@ -346,13 +338,16 @@ public struct SparseTableau: TableauStorage {
         let delta = factor * cell.coefficient
         let at = Int(position[Int(cell.symbol)])
         if at >= 0 {
+          // Each sum is pruned as it is formed, as ``add(row:times:to:)`` prunes it: a residue
+          // left for later would be expanded as a factor when its symbol's turn comes, bringing
+          // in cells of that residue's size, and a later pivot on one of them divides by it.
           let old = accumulator[at].coefficient
-          accumulator[at].coefficient = old + delta
-          accumulator[at].scale = max(accumulator[at].scale, abs(old), abs(delta))
+          let sum = old + delta
+          accumulator[at].coefficient =
+            isNearZero(sum, relativeTo: max(abs(old), abs(delta))) ? 0 : sum
         } else if delta != 0 {
           position[Int(cell.symbol)] = Int32(accumulator.count)
-          accumulator.append(
-            AccumulatedCell(symbol: cell.symbol, coefficient: delta, scale: 0, slot: -1))
+          accumulator.append(AccumulatedCell(symbol: cell.symbol, coefficient: delta, slot: -1))
         }
       }
     }
@@ -362,11 +357,7 @@ public struct SparseTableau: TableauStorage {
     for index in accumulator.indices {
       let entry = accumulator[index]
       position[Int(entry.symbol)] = -1
-      let kept =
-        entry.coefficient != 0
-        && !(entry.scale > 0 && isNearZero(entry.coefficient, relativeTo: entry.scale))
-      if !kept {
-        accumulator[index].coefficient = 0
+      if entry.coefficient == 0 {
         if entry.slot >= 0 { cancelled.append(entry.slot) }
       } else if entry.slot >= 0 {
         cells[segment.start + entry.slot].coefficient = entry.coefficient
