@@ -1,6 +1,8 @@
 /// What one stretch of code cost the allocator: the difference of two ``AllocationMeter`` readings.
 public struct AllocationDelta: Equatable, Sendable {
-  /// Allocation requests made (process-wide; the harness measures on one thread).
+  /// Allocation requests made (process-wide; the harness measures on one thread). Approximate:
+  /// the requests a thread cache serves reach these counters only when it flushes, so the count
+  /// moves between runs (see ``AllocatorStatistics/allocationCount``).
   public var allocations: UInt64
   /// Bytes this thread allocated.
   public var allocatedBytes: UInt64
@@ -12,8 +14,10 @@ public struct AllocationDelta: Equatable, Sendable {
 
 /// Measures the allocations of a stretch of code on the current thread.
 ///
-/// Start it, run the code, and read ``stop()``. Readings are exact counts, so they repeat from run
-/// to run when the code is deterministic (set `SWIFT_DETERMINISTIC_HASHING=1`).
+/// Start it, run the code, and read ``stop()``. The byte figures are this thread's exact counters,
+/// so they repeat from run to run when the code is deterministic (set
+/// `SWIFT_DETERMINISTIC_HASHING=1`); the allocation count does not (see
+/// ``AllocationDelta/allocations``).
 public struct AllocationMeter {
   private var startAllocations: UInt64
   private var startAllocated: UInt64

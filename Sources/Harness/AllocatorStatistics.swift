@@ -44,7 +44,11 @@ public enum AllocatorStatistics {
   /// Allocation requests served by all arenas, small and large, since the process started
   /// (`stats.arenas.4096.{small,large}.nrequests`), as of the last ``refresh()``.
   ///
-  /// Requests served from a thread cache are counted too (`nmalloc` counts only cache refills).
+  /// Requests served from a thread cache are counted too (`nmalloc` counts only cache refills),
+  /// but only once the cache flushes them into the arena's statistics (when a bin is flushed or
+  /// the cache is destroyed), so a reading lags by what the cache has served since. Two quick
+  /// runs of the same build differed in 255 of 624 cells' counts (form's first solve at 50 views
+  /// on the dense solver: 519 and 1,158); their bytes were equal in every cell.
   public static var allocationCount: UInt64 {
     let small = (try? read("stats.arenas.4096.small.nrequests", as: UInt64.self)) ?? 0
     let large = (try? read("stats.arenas.4096.large.nrequests", as: UInt64.self)) ?? 0
