@@ -97,7 +97,7 @@ public struct DenseTableau: TableauStorage {
   public mutating func add(_ coefficient: Double, for symbol: Int32, to row: Int32) {
     let index = Int(row) * stride + Int(symbol)
     let old = values[index]
-    values[index] = store(old: old, new: old + coefficient, scale: max(abs(old), abs(coefficient)))
+    values[index] = store(old: old, adding: coefficient)
   }
 
   public mutating func removeCell(for symbol: Int32, from row: Int32) {
@@ -116,16 +116,15 @@ public struct DenseTableau: TableauStorage {
       let delta = factor * values[sourceBase + column]
       if delta == 0 { continue }
       let old = values[targetBase + column]
-      values[targetBase + column] = store(
-        old: old, new: old + delta, scale: max(abs(old), abs(delta)))
+      values[targetBase + column] = store(old: old, adding: delta)
     }
   }
 
-  /// The value to store for a cell that changes from `old` to `new` (zero if it cancelled),
+  /// The value to store for a cell that changes from `old` by `delta` (zero if it cancelled),
   /// keeping the cell count.
   @inline(__always)
-  private mutating func store(old: Double, new: Double, scale: Double) -> Double {
-    let value = isNearZero(new, relativeTo: scale) ? 0 : new
+  private mutating func store(old: Double, adding delta: Double) -> Double {
+    let value = prunedSum(old, delta)
     if old == 0, value != 0 { cellTotal += 1 }
     if old != 0, value == 0 { cellTotal -= 1 }
     return value

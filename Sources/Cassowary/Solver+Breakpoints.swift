@@ -163,9 +163,7 @@ extension Solver {
     var index = 0
     while index < costs.count && costs[index].priority > priority { index += 1 }
     if index < costs.count && costs[index].priority == priority {
-      let old = costs[index].value
-      let sum = old + amount
-      costs[index].value = isNearZero(sum, relativeTo: max(abs(old), abs(amount))) ? 0 : sum
+      costs[index].value = prunedSum(costs[index].value, amount)
     } else {
       costs.insert(LevelCost(priority: priority, value: amount), at: index)
     }

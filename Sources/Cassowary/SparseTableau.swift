@@ -139,9 +139,8 @@ public struct SparseTableau: TableauStorage {
       return
     }
     let index = rows[Int(row)].start + slot
-    let old = cells[index].coefficient
-    let sum = old + coefficient
-    if isNearZero(sum, relativeTo: max(abs(old), abs(coefficient))) {
+    let sum = prunedSum(cells[index].coefficient, coefficient)
+    if sum == 0 {
       removeCell(at: slot, of: row)
     } else {
       cells[index].coefficient = sum
@@ -200,14 +199,9 @@ public struct SparseTableau: TableauStorage {
           let slot = position[Int(cell.symbol)]
           if slot >= 0 {
             let index = Int(segment.start + slot)
-            let old = cells[index].coefficient
-            let sum = old + delta
-            if isNearZero(sum, relativeTo: max(abs(old), abs(delta))) {
-              cells[index].coefficient = 0
-              cancelled.append(slot)
-            } else {
-              cells[index].coefficient = sum
-            }
+            let sum = prunedSum(cells[index].coefficient, delta)
+            cells[index].coefficient = sum
+            if sum == 0 { cancelled.append(slot) }
           } else if delta != 0 {
             cells[Int(segment.start + count)] = RowCell(
               symbol: cell.symbol, columnSlot: -1, coefficient: delta)
@@ -338,13 +332,9 @@ public struct SparseTableau: TableauStorage {
         let delta = factor * cell.coefficient
         let at = Int(position[Int(cell.symbol)])
         if at >= 0 {
-          // Each sum is pruned as it is formed, as ``add(row:times:to:)`` prunes it: a residue
-          // left for later would be expanded as a factor when its symbol's turn comes, bringing
-          // in cells of that residue's size, and a later pivot on one of them divides by it.
-          let old = accumulator[at].coefficient
-          let sum = old + delta
-          accumulator[at].coefficient =
-            isNearZero(sum, relativeTo: max(abs(old), abs(delta))) ? 0 : sum
+          // Pruned as it is formed: a residue left for later would be expanded as a factor when
+          // its symbol's turn comes, bringing in cells of that residue's size.
+          accumulator[at].coefficient = prunedSum(accumulator[at].coefficient, delta)
         } else if delta != 0 {
           position[Int(cell.symbol)] = Int32(accumulator.count)
           accumulator.append(AccumulatedCell(symbol: cell.symbol, coefficient: delta, slot: -1))
@@ -354,8 +344,7 @@ public struct SparseTableau: TableauStorage {
     constants[Int(row)] = constant
     // Write back: coefficients in place, cancelled cells out (highest slot first), new cells in.
     var fresh: Int32 = 0
-    for index in accumulator.indices {
-      let entry = accumulator[index]
+    for entry in accumulator {
       position[Int(entry.symbol)] = -1
       if entry.coefficient == 0 {
         if entry.slot >= 0 { cancelled.append(entry.slot) }

@@ -36,5 +36,14 @@ func isNearZero(_ value: Double, relativeTo scale: Double) -> Bool {
   abs(value) <= 1e-9 * max(scale, 1e-3)
 }
 
+/// `old + delta`, or 0 when the two cancel up to rounding: how every coefficient and cost is
+/// updated, so that a cancelled cell is removed rather than kept at a residue that a later pivot
+/// or expansion would divide or multiply by.
+@inline(__always)
+func prunedSum(_ old: Double, _ delta: Double) -> Double {
+  let sum = old + delta
+  return isNearZero(sum, relativeTo: max(abs(old), abs(delta))) ? 0 : sum
+}
+
 /// The tolerance for a row constant (a value) to count as zero or feasible.
 let valueTolerance = 1e-8
