@@ -416,24 +416,33 @@ public final class LayoutEngine {
   private func appendTerms(
     _ item: LayoutItem, _ attribute: LayoutAttribute, _ k: Double, _ terms: inout [Term]
   ) {
-    let direction = item.effectiveLayoutDirection
     let (target, plain) = item.resolve(attribute)
     let base = block(for: target)
     let x = Variable(id: base), y = Variable(id: base + 1)
     let width = Variable(id: base + 2), height = Variable(id: base + 3)
+    // One or two terms appended one at a time (an array literal per call would be allocated),
+    // and the reading direction, which walks up the superviews, looked up only when it matters.
     switch plain {
     case .left: terms.append(Term(x, k))
-    case .right: terms += [Term(x, k), Term(width, k)]
-    case .leading:
-      terms += direction == .leftToRight ? [Term(x, k)] : [Term(x, k), Term(width, k)]
-    case .trailing:
-      terms += direction == .leftToRight ? [Term(x, k), Term(width, k)] : [Term(x, k)]
-    case .centerX: terms += [Term(x, k), Term(width, k / 2)]
     case .width: terms.append(Term(width, k))
     case .top, .firstBaseline: terms.append(Term(y, k))
-    case .bottom, .lastBaseline: terms += [Term(y, k), Term(height, k)]
-    case .centerY: terms += [Term(y, k), Term(height, k / 2)]
     case .height: terms.append(Term(height, k))
+    case .right:
+      terms.append(Term(x, k))
+      terms.append(Term(width, k))
+    case .leading, .trailing:
+      terms.append(Term(x, k))
+      let isRightEdge = (plain == .trailing) == (item.effectiveLayoutDirection == .leftToRight)
+      if isRightEdge { terms.append(Term(width, k)) }
+    case .centerX:
+      terms.append(Term(x, k))
+      terms.append(Term(width, k / 2))
+    case .bottom, .lastBaseline:
+      terms.append(Term(y, k))
+      terms.append(Term(height, k))
+    case .centerY:
+      terms.append(Term(y, k))
+      terms.append(Term(height, k / 2))
     default: preconditionFailure("\(plain) does not resolve to an edge")
     }
   }
