@@ -224,6 +224,8 @@ extension View {
 
   private func updateAutoresizingConstraints(_ engine: LayoutEngine, wanted: Bool) {
     let shapes = wanted ? wantedAutoresizingConstraints() : []
+    // Most views of a layout built in code neither want nor have any: nothing to describe.
+    guard !shapes.isEmpty || !autoresizingConstraints.isEmpty else { return }
     let mask = autoresizingMaskDescription
     let sameShape =
       shapes.count == autoresizingConstraints.count
