@@ -106,14 +106,30 @@ extension Solver {
   mutating func makeRow(for constraint: Constraint, owner: Int32) -> (Int32, Tag) {
     let row = makeRow(subject: RowRole.none)
     let expression = constraint.expression
-    tableau.setConstant(expression.constant, of: row)
-    for term in expression.terms where term.coefficient != 0 {
-      let symbol = self.symbol(for: term.variable)
-      let basic = basicRow[Int(symbol)]
-      if basic >= 0 && !keepsDefinitions {
-        tableau.add(row: basic, times: term.coefficient, to: row)
-      } else {
-        tableau.add(term.coefficient, for: symbol, to: row)
+    if let sibling = sibling(of: constraint, owner: owner) {
+      // `expression = −(c + μ·marker − μ·other)` by the sibling's own equation: its markers'
+      // rows (restricted, so over parametric symbols) are the expression's full expansion.
+      let tag = sibling.tag
+      tableau.setConstant(expression.constant - sibling.constraint.expression.constant, of: row)
+      for symbol in tag.symbols where symbol >= 0 {
+        let coefficient = symbol == tag.marker ? -tag.markerCoefficient : tag.markerCoefficient
+        let basic = basicRow[Int(symbol)]
+        if basic >= 0 {
+          tableau.add(row: basic, times: coefficient, to: row)
+        } else {
+          tableau.add(coefficient, for: symbol, to: row)
+        }
+      }
+    } else {
+      tableau.setConstant(expression.constant, of: row)
+      for term in expression.terms where term.coefficient != 0 {
+        let symbol = self.symbol(for: term.variable)
+        let basic = basicRow[Int(symbol)]
+        if basic >= 0 && !keepsDefinitions {
+          tableau.add(row: basic, times: term.coefficient, to: row)
+        } else {
+          tableau.add(term.coefficient, for: symbol, to: row)
+        }
       }
     }
     let required = constraint.priority.isRequired
@@ -146,6 +162,22 @@ extension Solver {
     if tag.other >= 0 { pair(tag.marker, tag.other, priority: priority) }
     if tableau.constant(of: row) < 0 { tableau.scale(row: row, by: -1) }
     return (row, tag)
+  }
+
+  /// The constraint added last, when `constraint` is optional and has exactly its terms (a
+  /// view's compression resistance after its content hugging, or an optional equality after
+  /// the required inequality it tightens), is not `owner`'s own (whose row a priority change
+  /// has just removed) and the sparse tableau keeps definitions as written.
+  ///
+  /// Such a row would be expanded fully over every definition its variables reach (on a form,
+  /// ten or so); written through the sibling's markers instead, it costs one row's length, and
+  /// it is the same row, since a row over parametric symbols only is unique.
+  func sibling(of constraint: Constraint, owner: Int32) -> ConstraintRecord? {
+    guard keepsDefinitions, !constraint.priority.isRequired, lastAdded >= 0, lastAdded != owner,
+      Int(lastAdded) < records.count, let record = records[Int(lastAdded)],
+      record.constraint.expression.terms == constraint.expression.terms
+    else { return nil }
+    return record
   }
 
   /// The symbol to make basic in a new row: its lowest-id external symbol; else the marker or

@@ -47,6 +47,9 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   // Constraints, indexed by constraint id.
   var records: [ConstraintRecord?] = []
   var constraintCount = 0
+  /// The constraint added last, or -1: a new optional row over the same terms (the other half
+  /// of a content-size pair) is written through its markers (see ``sibling(of:owner:)``).
+  var lastAdded: Int32 = -1
 
   // The objective: one row per optional priority level.
   var levelRows: [Float: Int32] = [:]
@@ -142,6 +145,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     addObjectiveEffects(of: tag, sign: 1)
     while records.count <= Int(id.rawValue) { records.append(nil) }
     records[Int(id.rawValue)] = ConstraintRecord(constraint: constraint, tag: tag)
+    lastAdded = id.rawValue
     constraintCount += 1
     structuralChanges += 1
     retainLevel(tag.priority)
