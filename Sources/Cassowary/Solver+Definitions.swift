@@ -131,7 +131,7 @@ extension Solver {
   // mutable `self` while the tableau is being read would make the compiler copy the whole solver.
 
   /// Appends the basic external symbols of `row` to `buffer`.
-  @inline(never)
+  @inline(__always)  // called from a mutating method, a method call copies the whole solver
   func appendBasicExternals(of row: Int32, to buffer: inout [Int32]) {
     Self.appendBasicExternals(of: row, in: tableau, symbolKind, basicRow, to: &buffer)
   }
@@ -424,10 +424,45 @@ extension Solver {
   /// Definitions share dependencies (a DAG), so values met on the way are remembered for the
   /// call: each definition is evaluated once. Usually every dependency is up to date, and
   /// nothing is allocated.
+  @inline(__always)
   func evaluateWithoutCaching(_ symbol: Int32) -> Double {
     let variable = symbolVariable[Int(symbol)]
     if variable >= 0 && !needsEvaluation[Int(variable)] { return cachedValue[Int(variable)] }
     guard basicRow[Int(symbol)] >= 0 else { return 0 }
+    return Self.evaluateStale(
+      symbol, in: tableau, symbolKind, basicRow, symbolVariable, needsEvaluation, cachedValue)
+  }
+
+  /// The walk of ``evaluateWithoutCaching(_:)`` when `symbol`'s value is stale. Static, with the
+  /// tables it reads passed in: as a method, it made every call of `SparseSolver.value(of:)`,
+  /// whose value is usually cached, copy the whole solver (664 bytes) onto the stack first, a
+  /// tenth of a layout pass's instructions.
+  private static func evaluateStale(
+    _ symbol: Int32, in tableau: Tableau, _ symbolKind: [SymbolKind], _ basicRow: [Int32],
+    _ symbolVariable: [Int32], _ needsEvaluation: [Bool], _ cachedValue: [Double]
+  ) -> Double {
+    /// The value of the basic external `symbol` if it is up to date or in `known`.
+    func knownValue(of symbol: Int32, _ known: [Int32: Double]) -> Double? {
+      let variable = symbolVariable[Int(symbol)]
+      if variable >= 0 && !needsEvaluation[Int(variable)] { return cachedValue[Int(variable)] }
+      return known[symbol]
+    }
+    /// The value of the basic external `symbol`'s definition, or nil while one of the basic
+    /// externals it refers to is neither up to date nor in `known`.
+    func definitionValue(of symbol: Int32, _ known: [Int32: Double]) -> Double? {
+      let row = basicRow[Int(symbol)]
+      var sum = tableau.constant(of: row)
+      var complete = true
+      tableau.forEachCell(of: row) { inner, coefficient in
+        guard complete, isBasicExternal(inner, symbolKind, basicRow) else { return }
+        if let value = knownValue(of: inner, known) {
+          sum += coefficient * value
+        } else {
+          complete = false
+        }
+      }
+      return complete ? sum : nil
+    }
     var known: [Int32: Double] = [:]
     if let value = definitionValue(of: symbol, known) { return value }
     var stack: [Int32] = [symbol]
@@ -439,36 +474,13 @@ extension Solver {
         stack.removeLast()
       } else {
         tableau.forEachCell(of: basicRow[Int(current)]) { inner, _ in
-          if isBasicExternal(inner) && knownValue(of: inner, known) == nil { stack.append(inner) }
+          if isBasicExternal(inner, symbolKind, basicRow) && knownValue(of: inner, known) == nil {
+            stack.append(inner)
+          }
         }
       }
     }
     return known[symbol]!
-  }
-
-  /// The value of the basic external `symbol`'s definition, or nil while one of the basic
-  /// externals it refers to is neither up to date nor in `known`.
-  private func definitionValue(of symbol: Int32, _ known: [Int32: Double]) -> Double? {
-    let row = basicRow[Int(symbol)]
-    var sum = tableau.constant(of: row)
-    var complete = true
-    tableau.forEachCell(of: row) { inner, coefficient in
-      guard complete, isBasicExternal(inner) else { return }
-      if let value = knownValue(of: inner, known) {
-        sum += coefficient * value
-      } else {
-        complete = false
-      }
-    }
-    return complete ? sum : nil
-  }
-
-  /// The value of the basic external `symbol` if it is up to date or in `known`.
-  @inline(__always)
-  private func knownValue(of symbol: Int32, _ known: [Int32: Double]) -> Double? {
-    let variable = symbolVariable[Int(symbol)]
-    if variable >= 0 && !needsEvaluation[Int(variable)] { return cachedValue[Int(variable)] }
-    return known[symbol]
   }
 
   /// Marks the variables whose definitions refer, directly or not, to `symbol` as needing

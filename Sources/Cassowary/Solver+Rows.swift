@@ -172,6 +172,7 @@ extension Solver {
   /// Such a row would be expanded fully over every definition its variables reach (on a form,
   /// ten or so); written through the sibling's markers instead, it costs one row's length, and
   /// it is the same row, since a row over parametric symbols only is unique.
+  @inline(__always)  // called from a mutating method, a method call copies the whole solver
   func sibling(of constraint: Constraint, owner: Int32) -> ConstraintRecord? {
     guard keepsDefinitions, !constraint.priority.isRequired, lastAdded >= 0, lastAdded != owner,
       Int(lastAdded) < records.count, let record = records[Int(lastAdded)],

@@ -1,6 +1,7 @@
 extension Solver {
   // MARK: - Values
 
+  @inline(__always)  // into `SparseSolver.value(of:)`: see `evaluateWithoutCaching(_:)`
   public func value(of variable: Variable) -> Double {
     guard Int(variable.id) < variableSymbol.count else { return 0 }
     let symbol = variableSymbol[Int(variable.id)]
