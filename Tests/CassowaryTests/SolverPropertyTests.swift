@@ -25,7 +25,7 @@ struct SystemGenerator {
   let reference: [Double]
   var nextID: Int32 = 0
   /// Whether constraints come with siblings: an optional constraint right after another, over
-  /// the same terms (as a view's content hugging follows its compression resistance), which
+  /// the same terms (as a view's compression resistance follows its content hugging), which
   /// the sparse solver writes through the other's markers. Off, the seeds make what they did.
   var siblings = false
 
