@@ -66,10 +66,16 @@ extension Scene {
 
   /// Removes row `index` (its constraints go with it, and the next row's link to it) and adds it
   /// back with new constraints.
+  ///
+  /// The row's own constraints within one view (a spacer's zero height, a chain link's height)
+  /// survive its removal from the superview, as in UIKit, left active but out of the engine;
+  /// they are deactivated, or they would come back with the view beside their new copies, more
+  /// constraints on every churn.
   private func churn(_ index: Int) {
     inBatch {
       for view in rows[index].views { view.removeFromSuperview() }
       for guide in rows[index].guides { root.removeLayoutGuide(guide) }
+      LayoutConstraint.deactivate(rows[index].own)
       for view in rows[index].views { root.addSubview(view) }
       for guide in rows[index].guides { root.addLayoutGuide(guide) }
       var constraints: [LayoutConstraint] = []

@@ -176,21 +176,37 @@ struct SceneTests {
     }
   }
 
-  /// Churn takes a form's middle row out and puts it back. The engine hands back freed ids and
-  /// variable blocks lowest first, so the row gets the ids it had, and a full re-solve, which adds
-  /// constraints in id order, builds the tableau of a scene that never churned. (Handed back
-  /// last-freed first, they came back reversed, and the re-solve's tableau grew long rows: 38 s
-  /// at 10,000 views.)
-  @Test func aFullSolveAfterChurnBuildsTheTableauOfAFreshScene() throws {
-    let churned = try Scene(.form, views: 200, solver: .sparse)
+  /// Churn takes a scene's middle row out and puts it back with new constraints. The engine hands
+  /// back freed ids and variable blocks lowest first, so the row gets the ids it had, and a full
+  /// re-solve, which adds constraints in id order, builds the tableau of a scene that never
+  /// churned, however many churns came before. Two ways this broke, each with long rows in the
+  /// re-solve's tableau: ids handed back last-freed first came back reversed (38 s at 10,000 form
+  /// views); and churn left constraints within one view behind (they survive its removal), an
+  /// equal-spacing row's three zero-height spacers or a chain link's height, so every churn added
+  /// them again, the ids shifted, and on equal spacing, by the third churn each row below the
+  /// churned one defined its height through all the rows above (31.7 G instructions for one full
+  /// churn of 10,000 views). The grids are left out: after their churns the re-solve's tableau
+  /// differs by a few cells (4,054 against 4,046 on the nested grid), not yet tracked down.
+  @Test(
+    "A full solve after churns builds the tableau of a fresh scene",
+    arguments: smallScenes.filter { $0.0 != .nestedGrid && $0.0 != .stackGrid })
+  func fullSolveAfterChurn(kind: SceneKind, variant: String) throws {
+    let churned = try Scene(kind, views: 200, variant: variant, solver: .sparse)
     churned.root.layoutIfNeeded()
-    churned.perform(.churn)
-    churned.root.layoutIfNeeded()
-    try churned.root.layoutEngine!.solveFromScratch()
-    let fresh = try Scene(.form, views: 200, solver: .sparse)
+    let engine = churned.root.layoutEngine!
+    for _ in 0..<4 {
+      // As the benchmark's full mode does it: the churn and the re-solve in one batch.
+      engine.beginBatch()
+      churned.perform(.churn)
+      churned.root.updateConstraintsIfNeeded()
+      try engine.solveFromScratch()
+      engine.endBatch()
+      churned.root.layoutIfNeeded()
+    }
+    let fresh = try Scene(kind, views: 200, variant: variant, solver: .sparse)
     fresh.root.layoutIfNeeded()
     try fresh.root.layoutEngine!.solveFromScratch()
-    let after = churned.root.layoutEngine!.solverStatistics
+    let after = engine.solverStatistics
     let expected = fresh.root.layoutEngine!.solverStatistics
     #expect(after.constraints == expected.constraints)
     #expect(after.cells == expected.cells)
