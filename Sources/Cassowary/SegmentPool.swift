@@ -11,15 +11,19 @@ struct Segment {
 /// so that no list is a heap object of its own.
 ///
 /// Segments grow into power-of-two capacities; freed segments go to a free list per capacity and
-/// are reused, so a steady state of adds and removes allocates nothing. New segments are cut from
-/// the end of the slots taken so far, in storage filled to its capacity ahead of time, so that a
-/// new segment costs no array append. Compaction packs every segment at its exact size. When the
-/// last segment is freed the storage itself is released, so memory returns to where it started.
-struct SegmentPool<Element> {
+/// are reused, so a steady state of adds and removes allocates nothing. A free list runs through
+/// its segments' first slots (see ``PoolElement``), so it needs no storage of its own. New
+/// segments are cut from the end of the slots taken so far, in storage filled to its capacity
+/// ahead of time, so that a new segment costs no array append. Compaction packs every segment at
+/// its exact size. When the last segment is freed the storage itself is released, so memory
+/// returns to where it started.
+struct SegmentPool<Element: PoolElement> {
   private(set) var slots: [Element] = []
   /// The slots segments have taken, in use or on a free list; those above are the filler.
   private(set) var taken: Int32 = 0
-  private var freeStarts: [[Int32]] = []
+  /// For each size class, the start of its first free segment, or -1; empty until a segment is
+  /// freed.
+  private var freeHeads: [Int32] = []
   private var liveSegments = 0
   private let filler: Element
 
@@ -60,25 +64,29 @@ struct SegmentPool<Element> {
     // power of two it holds (a single slot is left until the next compaction).
     let sizeClass = Int.bitWidth - Int(segment.capacity).leadingZeroBitCount - 2
     if sizeClass >= 0 {
-      while freeStarts.count <= sizeClass { freeStarts.append([]) }
-      freeStarts[sizeClass].append(segment.start)
+      if freeHeads.isEmpty { freeHeads = Array(repeating: -1, count: Self.sizeClasses) }
+      slots[Int(segment.start)] = Element(freeLink: freeHeads[sizeClass])
+      freeHeads[sizeClass] = segment.start
     }
     segment = .empty
     liveSegments -= 1
     if liveSegments == 0 {
       slots = []
       taken = 0
-      freeStarts = []
+      freeHeads = []
     }
   }
+
+  /// Size classes of segments: capacities 2 to 2³² (more than an `Int32` index reaches).
+  private static var sizeClasses: Int { 32 }
 
   private mutating func grow(_ segment: inout Segment, toHold needed: Int32) {
     let sizeClass = Self.sizeClass(of: max(Self.smallestCapacity, Int(needed)))
     let newCapacity = Self.smallestCapacity << sizeClass
-    while freeStarts.count <= sizeClass { freeStarts.append([]) }
     let start: Int32
-    if let reused = freeStarts[sizeClass].popLast() {
-      start = reused
+    if !freeHeads.isEmpty && freeHeads[sizeClass] >= 0 {
+      start = freeHeads[sizeClass]
+      freeHeads[sizeClass] = slots[Int(start)].freeLink
     } else {
       start = taken
       let end = Int(taken) + newCapacity
@@ -95,11 +103,23 @@ struct SegmentPool<Element> {
     segment = Segment(start: start, count: count, capacity: Int32(newCapacity))
   }
 
-  /// Fills the storage with the filler up to its capacity, growing it (by doubling) first when it
-  /// cannot hold `count` slots.
+  /// Grows the storage (by doubling) to hold at least `count` slots, and fills it with the filler
+  /// up to its capacity: a copy and a fill in bulk (an append of repeated elements went one
+  /// element at a time, at 20 instructions a slot), then the few slots the allocator rounded up.
   private mutating func extend(toHold count: Int) {
-    if count > slots.capacity { slots.reserveCapacity(max(count, 2 * slots.capacity)) }
-    slots.append(contentsOf: repeatElement(filler, count: slots.capacity - slots.count))
+    let capacity = max(count, 2 * slots.capacity)
+    let filler = self.filler
+    var grown = [Element](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+      let base = buffer.baseAddress!
+      let copied = slots.withUnsafeBufferPointer { old in
+        if let start = old.baseAddress { base.initialize(from: start, count: old.count) }
+        return old.count
+      }
+      (base + copied).initialize(repeating: filler, count: capacity - copied)
+      initialized = capacity
+    }
+    grown.append(contentsOf: repeatElement(filler, count: grown.capacity - grown.count))
+    slots = grown
   }
 
   /// The capacity of a new segment: most rows and columns of a layout's tableau hold one to three
@@ -153,9 +173,18 @@ struct SegmentPool<Element> {
     liveSegments = live
     slots = compacted
     taken = Int32(compacted.count)
-    freeStarts = []
+    freeHeads = []
   }
 
   /// Bytes held by the pool's storage.
   var bytes: Int { slots.capacity * MemoryLayout<Element>.stride }
+}
+
+/// An element of a ``SegmentPool``: one that can stand for a link in a free list. A free
+/// segment's first slot holds such an element, naming the next free segment of its size.
+protocol PoolElement {
+  /// An element standing for a link to the free segment that starts at `next` (-1: none).
+  init(freeLink next: Int32)
+  /// The link of an element made by ``init(freeLink:)``.
+  var freeLink: Int32 { get }
 }

@@ -5,15 +5,34 @@
 /// place in its row, so finding, adding and removing a cell are O(1), and a substitution costs
 /// O(cells touched) rather than O(all rows). Nothing is a heap object of its own.
 public struct SparseTableau: TableauStorage {
-  struct RowCell {
+  struct RowCell: PoolElement {
     var symbol: Int32
     var columnSlot: Int32  // index of this cell's entry within its column
     var coefficient: Double
+
+    init(symbol: Int32, columnSlot: Int32, coefficient: Double) {
+      self.symbol = symbol
+      self.columnSlot = columnSlot
+      self.coefficient = coefficient
+    }
+
+    init(freeLink next: Int32) { self.init(symbol: next, columnSlot: -1, coefficient: 0) }
+
+    var freeLink: Int32 { symbol }
   }
 
-  struct ColumnEntry {
+  struct ColumnEntry: PoolElement {
     var row: Int32
     var cellSlot: Int32  // index of the cell within its row
+
+    init(row: Int32, cellSlot: Int32) {
+      self.row = row
+      self.cellSlot = cellSlot
+    }
+
+    init(freeLink next: Int32) { self.init(row: next, cellSlot: -1) }
+
+    var freeLink: Int32 { row }
   }
 
   /// A cell of a row being rewritten: its coefficient so far (0 once it cancelled) and where the
