@@ -54,7 +54,7 @@ struct SolverProbe: ParsableCommand {
   func run() throws {
     print(
       "kind   views solver  constraints build_ms  suggest_us  constant_us  alloc_B/op "
-        + "retained_MB  after_teardown_B  cells/row  max_cells")
+        + "retained_MB  teardown_ms  after_teardown_B  cells/row  max_cells")
     let budget = memoryBudget << 20
     for kind in kinds.split(separator: ",").compactMap({ SolverSystem.Kind(rawValue: String($0)) })
     {
@@ -154,9 +154,13 @@ struct SolverProbe: ParsableCommand {
     let changeBytes = meter.stop().allocatedBytes
     let changeAllocations = changeBytes - min(idle, changeBytes)
 
-    for (id, _) in system.constraints { try? solver.remove(id) }
-    try? solver.removeEditVariable(system.rootWidth)
-    try? solver.removeEditVariable(system.rootHeight)
+    // One at a time, oldest first, outside a batch: as a client that deactivates constraints in
+    // the order it made them would (a batch of them all would rebuild from nothing instead).
+    let teardown = clock.measure {
+      for (id, _) in system.constraints { try? solver.remove(id) }
+      try? solver.removeEditVariable(system.rootWidth)
+      try? solver.removeEditVariable(system.rootHeight)
+    }
     AllocatorStatistics.refresh()
     let afterTeardown = AllocatorStatistics.allocatedBytes - startBytes
 
@@ -168,6 +172,7 @@ struct SolverProbe: ParsableCommand {
       format(change.microseconds / Double(repetitions)).padding(12, left: true),
       format(perOp).padding(10, left: true),
       format(Double(retained) / 1e6).padding(12, left: true),
+      format(teardown.milliseconds).padding(12, left: true),
       String(afterTeardown).padding(17, left: true),
       format(Double(statistics.cells) / Double(max(1, statistics.rows))).padding(10, left: true),
       String(statistics.maximumRowCells).padding(10, left: true),
