@@ -103,23 +103,25 @@ struct SegmentPool<Element: PoolElement> {
     segment = Segment(start: start, count: count, capacity: Int32(newCapacity))
   }
 
-  /// Grows the storage (by doubling) to hold at least `count` slots, and fills it with the filler
-  /// up to its capacity: a copy and a fill in bulk (an append of repeated elements went one
-  /// element at a time, at 20 instructions a slot), then the few slots the allocator rounded up.
+  /// Fills the storage with the filler up to its capacity, growing it (by doubling) first when it
+  /// cannot hold `count` slots. A compacted pool's spare eighth is filled in place, without a new
+  /// buffer; growth copies and fills in bulk (an append of repeated elements goes one element at
+  /// a time, at 20 instructions a slot).
   private mutating func extend(toHold count: Int) {
-    let capacity = max(count, 2 * slots.capacity)
-    let filler = self.filler
-    var grown = [Element](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-      let base = buffer.baseAddress!
-      let copied = slots.withUnsafeBufferPointer { old in
-        if let start = old.baseAddress { base.initialize(from: start, count: old.count) }
-        return old.count
+    if count > slots.capacity {
+      let capacity = max(count, 2 * slots.capacity)
+      let filler = self.filler
+      slots = [Element](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+        let base = buffer.baseAddress!
+        let copied = slots.withUnsafeBufferPointer { old in
+          if let start = old.baseAddress { base.initialize(from: start, count: old.count) }
+          return old.count
+        }
+        (base + copied).initialize(repeating: filler, count: capacity - copied)
+        initialized = capacity
       }
-      (base + copied).initialize(repeating: filler, count: capacity - copied)
-      initialized = capacity
     }
-    grown.append(contentsOf: repeatElement(filler, count: grown.capacity - grown.count))
-    slots = grown
+    slots.append(contentsOf: repeatElement(filler, count: slots.capacity - slots.count))
   }
 
   /// The capacity of a new segment: most rows and columns of a layout's tableau hold one to three
