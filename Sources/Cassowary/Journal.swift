@@ -33,6 +33,7 @@ struct Journal {
   var pendingSymbols: [Int32] = []
   var createdLevels: [Float] = []
   var pivotCount = 0
+  var substitutedRows = 0
   var breakpointsPassed = 0
   var degenerateLongSteps = 0
 
@@ -93,6 +94,7 @@ extension Solver {
   mutating func beginTransaction() {
     journal.begin()
     journal.pivotCount = pivotCount
+    journal.substitutedRows = substitutedRows
     journal.breakpointsPassed = breakpointsPassed
     journal.degenerateLongSteps = degenerateLongSteps
   }
@@ -190,6 +192,7 @@ extension Solver {
     }
     infeasible.removeAllKeepingCapacity()
     pivotCount = journal.pivotCount
+    substitutedRows = journal.substitutedRows
     breakpointsPassed = journal.breakpointsPassed
     degenerateLongSteps = journal.degenerateLongSteps
     for priority in journal.createdLevels { levelRows[priority] = nil }

@@ -81,6 +81,11 @@ public struct SolverStatistics: Equatable, Sendable {
   public var priorityLevels: Int
   /// Pivots performed since the solver was made.
   public var pivots: Int
+  /// Rows rewritten since the solver was made because a symbol they held became basic (by a
+  /// pivot, or as a new constraint's subject) and was substituted out: the cost of those steps
+  /// beyond their own row. Deterministic, so tests can bound how an operation's work grows with
+  /// the system (a pivot whose symbol sits in every row is what makes a solver quadratic).
+  public var substitutedRows: Int = 0
   /// Breakpoints of optional constraints the primal simplex passed in long steps instead of
   /// pivoting at each (each pass is a pivot inside one row, counted in ``pivots`` too).
   public var breakpointsPassed: Int = 0

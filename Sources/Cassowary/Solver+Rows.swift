@@ -412,7 +412,15 @@ extension Solver {
   /// The row to pivot a non-basic marker into before its constraint's row is dropped: a row of
   /// a redundant required equality (its dummy subject is fixed at zero, so it blocks any move);
   /// else the restricted row with the smallest ratio for a negative coefficient, else for a
-  /// positive one, else an unrestricted row. Ties go to the lowest subject id.
+  /// positive one, else an unrestricted row. Ties go to the lowest subject id, except among
+  /// redundant rows, where the highest (usually the newest) wins.
+  ///
+  /// Why the newest: when many constraints are redundant through one shared constraint (a
+  /// form's rows each aligned to the first row), every redundant row holds the shared marker.
+  /// Removing it rewrites them all in terms of the chosen row. Choosing the oldest would make the
+  /// next row the new hub, and removing rows oldest first would then cost every remaining row
+  /// each time (quadratic); choosing the newest leaves the hub where removals in either order
+  /// reach it last.
   func markerLeavingRow(_ marker: Int32) -> Int32? {
     var fixed: (subject: Int32, row: Int32)? = nil
     var first: (ratio: Double, subject: Int32, row: Int32)? = nil
@@ -422,7 +430,7 @@ extension Solver {
       let subject = rowSubject[Int(row)]
       guard subject >= 0 else { return }
       if symbolKind[Int(subject)] == .dummy {
-        if fixed == nil || subject < fixed!.subject { fixed = (subject, row) }
+        if fixed == nil || subject > fixed!.subject { fixed = (subject, row) }
       } else if symbolKind[Int(subject)] == .external {
         if third == nil || subject < third!.subject { third = (subject, row) }
       } else if coefficient < 0 {

@@ -58,6 +58,7 @@ extension Solver {
     }
     batchDepth = outerBatchDepth
     pivotCount += saved.pivotCount
+    substitutedRows += saved.substitutedRows
     breakpointsPassed += saved.breakpointsPassed
     degenerateLongSteps += saved.degenerateLongSteps
     // Keep reporting changes against what the client last saw, including variables that no
@@ -90,7 +91,7 @@ extension Solver {
     return SolverStatistics(
       constraints: constraintCount, variables: liveVariables, symbols: liveSymbols, rows: rows,
       cells: tableau.totalCells, maximumRowCells: maximumRowCells,
-      priorityLevels: levelRows.count, pivots: pivotCount,
+      priorityLevels: levelRows.count, pivots: pivotCount, substitutedRows: substitutedRows,
       breakpointsPassed: breakpointsPassed, degenerateLongSteps: degenerateLongSteps,
       tableauBytes: tableau.bytes,
       bookkeepingBytes: bookkeepingBytes)

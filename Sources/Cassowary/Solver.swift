@@ -67,6 +67,8 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   /// removals is applied as one step before the next other operation (see `applyRemovals`).
   var pendingRemovals: [ConstraintRecord] = []
   var pivotCount = 0
+  /// Rows rewritten by substituting a new basic symbol (see ``SolverStatistics/substitutedRows``).
+  var substitutedRows = 0
   var breakpointsPassed = 0
   /// Long steps that passed breakpoints without moving (see
   /// ``longStepLeavingRow(for:direction:minimizingArtificial:mayStayPut:)``).
@@ -540,6 +542,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     }
     changedRows.removeAllKeepingCapacity()
     tableau.substitute(symbol, with: row, changed: &changedRows)
+    substitutedRows += changedRows.count
     var objectiveChanged = false
     for changed in changedRows {
       let subject = rowSubject[Int(changed)]
