@@ -99,6 +99,11 @@ public final class LayoutEngine {
     self.solver = solver ?? solverKind.makeSolver()
   }
 
+  deinit {
+    // Constraints hold their engine unowned (see `LayoutConstraint.engine`).
+    for constraint in installed { constraint?.engine = nil }
+  }
+
   /// Figures about the solver's tableau.
   public var solverStatistics: SolverStatistics { solver.statistics }
 

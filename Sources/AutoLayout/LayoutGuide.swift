@@ -4,8 +4,9 @@
 open class LayoutGuide: LayoutItem {
   /// A name for the guide in descriptions.
   public var identifier: String
-  /// The view that owns the guide (its constraints live in that view's tree).
-  public internal(set) weak var owningView: View?
+  /// The view that owns the guide (its constraints live in that view's tree); unowned: a view
+  /// that goes sets it to `nil`.
+  public internal(set) unowned(safe) var owningView: View?
 
   /// A guide named `identifier`; add it to a view with ``View/addLayoutGuide(_:)``.
   public init(identifier: String = "") {

@@ -13,8 +13,35 @@ open class LayoutItem {
   var engineReferences = 0
   /// The active constraints that refer to this item (in no particular order).
   var activeConstraints: [LayoutConstraint] = []
+  /// Every constraint that refers to this item, active or not, without keeping it alive: when
+  /// the item goes, it sets their references to it to `nil` (constraints hold their items
+  /// unowned, not weak: see ``LayoutConstraint/firstItem``).
+  var referringConstraints: [ConstraintReference] = []
 
   init() {}
+
+  deinit {
+    for reference in referringConstraints { reference.constraint.forgetItem(on: reference.side) }
+  }
+
+  /// Lists `constraint` as referring to this item on `side`; returns where it is listed.
+  func addReference(_ constraint: LayoutConstraint, side: ConstraintReference.Side) -> Int {
+    referringConstraints.append(ConstraintReference(constraint: constraint, side: side))
+    return referringConstraints.count - 1
+  }
+
+  /// Takes the entry at `index` off ``referringConstraints`` by moving the last entry into its
+  /// place (a constraint that goes does this for each of its items).
+  func removeReference(at index: Int) {
+    let last = referringConstraints.removeLast()
+    guard index < referringConstraints.count else { return }
+    referringConstraints[index] = last
+    if last.side == .second {
+      last.constraint.secondReferenceIndex = index
+    } else {
+      last.constraint.firstReferenceIndex = index
+    }
+  }
 
   /// The view whose tree holds this item: the view itself, or the guide's owning view.
   var hostView: View? { fatalError("LayoutItem is abstract") }
@@ -61,6 +88,21 @@ open class LayoutItem {
   public var widthAnchor: DimensionAnchor { DimensionAnchor(self, .width) }
   /// The height.
   public var heightAnchor: DimensionAnchor { DimensionAnchor(self, .height) }
+}
+
+/// A constraint listed by an item it refers to, held unowned so that the list does not keep it
+/// alive (it takes itself off the list when it goes), and the side on which it refers to the item.
+struct ConstraintReference {
+  /// Which of a constraint's items an item is.
+  enum Side {
+    case first
+    case second
+    /// Both items are the same one.
+    case both
+  }
+
+  unowned(safe) let constraint: LayoutConstraint
+  let side: Side
 }
 
 extension LayoutItem: CustomStringConvertible {

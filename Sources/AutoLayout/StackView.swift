@@ -86,6 +86,11 @@ open class StackView: View {
     for view in views { addArrangedSubview(view) }
   }
 
+  deinit {
+    // Arranged views hold their stack view unowned (see `View.arrangingStackView`).
+    for view in arrangedSubviews { view.arrangingStackView = nil }
+  }
+
   /// Adds `view` at the end of the arranged views (and as a subview if it is not one).
   public func addArrangedSubview(_ view: View) {
     insertArrangedSubview(view, at: arrangedSubviews.count)

@@ -9,8 +9,8 @@ open class View: LayoutItem {
   /// The value of an intrinsic size axis that has no intrinsic size.
   public static let noIntrinsicMetric = -1.0
 
-  /// The view this view is a subview of.
-  public private(set) weak var superview: View?
+  /// The view this view is a subview of (unowned: a superview that goes sets it to `nil`).
+  public private(set) unowned(safe) var superview: View?
   /// The subviews, back to front.
   public private(set) var subviews: [View] = []
   /// The layout guides this view owns.
@@ -60,6 +60,13 @@ open class View: LayoutItem {
   public init(frame: Rect = .zero) {
     storedFrame = frame
     super.init()
+  }
+
+  deinit {
+    // References to this view are unowned (see ``LayoutConstraint/firstItem``): the views and
+    // guides that point back to it forget it, as a weak reference would.
+    for subview in subviews { subview.superview = nil }
+    for guide in layoutGuides { guide.owningView = nil }
   }
 
   override var hostView: View? { self }
@@ -138,8 +145,9 @@ open class View: LayoutItem {
       }
     }
   }
-  /// The stack view that arranges this view, if any.
-  weak var arrangingStackView: StackView?
+  /// The stack view that arranges this view, if any (unowned: a stack view that goes sets it to
+  /// `nil`).
+  unowned(safe) var arrangingStackView: StackView?
 
   // MARK: Direction
 
