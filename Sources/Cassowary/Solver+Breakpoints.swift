@@ -140,6 +140,7 @@ extension Solver {
   /// The partner that can take the place of `subject` in its row `row`: the other symbol of the
   /// subject's optional constraint, non-basic, with coefficient 1 in the row and in no other row
   /// but the objective's, so that swapping the two touches nothing else.
+  @inline(__always)  // called from mutating methods, a method call copies the solver
   func flipPartner(of subject: Int32, inRow row: Int32) -> Int32? {
     let kind = symbolKind[Int(subject)]
     guard kind == .slack || kind == .error else { return nil }
@@ -154,6 +155,7 @@ extension Solver {
   }
 
   /// The objective weight of a pair at its level: one per error (a slack costs nothing).
+  @inline(__always)  // called from mutating methods, a method call copies the solver
   func pairCost(_ first: Int32, _ second: Int32) -> Double {
     (symbolKind[Int(first)] == .error ? 1 : 0) + (symbolKind[Int(second)] == .error ? 1 : 0)
   }

@@ -174,6 +174,7 @@ extension Solver {
     return copy
   }
 
+  @inline(__always)  // called from mutating methods, a method call copies the solver
   func referencesBasicExternals(_ row: Int32) -> Bool {
     var found = false
     tableau.forEachCell(of: row) { symbol, _ in

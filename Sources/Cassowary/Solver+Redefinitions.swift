@@ -102,6 +102,7 @@ extension Solver {
   /// Whether, once `symbol` is made basic in `row` with value `value` and substituted
   /// everywhere, every restricted row it turns negative can swap its own pair back to
   /// feasibility (``flipPartner(of:inRow:)``, with a partner that `row` does not bring in).
+  @inline(__always)  // called from mutating methods, a method call copies the solver
   func rowsStayFeasible(whenBasic symbol: Int32, takes value: Double, from row: Int32) -> Bool {
     var feasible = true
     tableau.forEachRow(containing: symbol) { other, coefficient in
@@ -122,6 +123,7 @@ extension Solver {
 
   /// The basic external of `row` whose definition holds both symbols of an optional
   /// constraint's pair, with that pair: the lowest priority level first, then the lowest id.
+  @inline(__always)  // called from mutating methods, a method call copies the solver
   func weakestSoftlyDefinedVariable(in row: Int32) -> (Int32, TwoSymbols)? {
     var best: (level: Float, variable: Int32, pair: TwoSymbols)? = nil
     tableau.forEachCell(of: row) { symbol, _ in

@@ -110,7 +110,7 @@ extension Solver {
       // `expression = −(c + μ·marker − μ·other)` by the sibling's own equation: its markers'
       // rows (restricted, so over parametric symbols) are the expression's full expansion.
       let tag = sibling.tag
-      tableau.setConstant(expression.constant - sibling.constraint.expression.constant, of: row)
+      tableau.setConstant(expression.constant - sibling.constant, of: row)
       for symbol in tag.symbols where symbol >= 0 {
         let coefficient = symbol == tag.marker ? -tag.markerCoefficient : tag.markerCoefficient
         let basic = basicRow[Int(symbol)]
@@ -164,25 +164,33 @@ extension Solver {
     return (row, tag)
   }
 
-  /// The constraint added last, when `constraint` is optional and has exactly its terms (a
-  /// view's compression resistance after its content hugging, or an optional equality after
-  /// the required inequality it tightens), is not `owner`'s own (whose row a priority change
-  /// has just removed) and the sparse tableau keeps definitions as written.
+  /// The tag and constant of the constraint added last, when `constraint` is optional and has
+  /// exactly its terms (a view's compression resistance after its content hugging, or an
+  /// optional equality after the required inequality it tightens), is not `owner`'s own (whose
+  /// row a priority change has just removed) and the sparse tableau keeps definitions as
+  /// written.
   ///
   /// Such a row would be expanded fully over every definition its variables reach (on a form,
   /// ten or so); written through the sibling's markers instead, it costs one row's length, and
   /// it is the same row, since a row over parametric symbols only is unique.
   @inline(__always)  // called from a mutating method, a method call copies the whole solver
-  func sibling(of constraint: Constraint, owner: Int32) -> ConstraintRecord? {
+  func sibling(of constraint: Constraint, owner: Int32) -> (tag: Tag, constant: Double)? {
     guard keepsDefinitions, !constraint.priority.isRequired, lastAdded >= 0, lastAdded != owner,
-      Int(lastAdded) < records.count, let record = records[Int(lastAdded)],
-      record.constraint.expression.terms == constraint.expression.terms
+      Int(lastAdded) < records.count
     else { return nil }
-    return record
+    // Read in place: an array's subscript copies the whole record out.
+    return records.withUnsafeBufferPointer { records in
+      let index = Int(lastAdded)
+      guard records[index]?.constraint.expression.terms == constraint.expression.terms,
+        let tag = records[index]?.tag, let constant = records[index]?.constraint.expression.constant
+      else { return nil }
+      return (tag, constant)
+    }
   }
 
   /// The symbol to make basic in a new row: its lowest-id external symbol; else the marker or
   /// the other symbol when it is a slack or error with a negative coefficient; else none (-1).
+  @inline(__always)  // called from mutating methods, a method call copies the solver
   func chooseSubject(of row: Int32, tag: Tag) -> Int32 {
     var external = Int32.max
     tableau.forEachCell(of: row) { symbol, _ in
@@ -226,6 +234,7 @@ extension Solver {
     return alone
   }
 
+  @inline(__always)  // called from mutating methods, a method call copies the solver
   func holdsOnlyDummies(_ row: Int32) -> Bool {
     var onlyDummies = true
     tableau.forEachCell(of: row) { symbol, _ in
@@ -314,7 +323,13 @@ extension Solver {
 
   /// The objective row of the level at `priority`, made when the level is new.
   mutating func levelRow(for priority: Float) -> Int32 {
-    if let row = levelRows[priority] { return row }
+    if levelOrder.count <= 8 {
+      // A layout has a handful of levels: scanning them costs less than hashing the priority
+      // (a constraint's add looks its level up twice).
+      for row in levelOrder where rowPriority[Int(row)] == priority { return row }
+    } else if let row = levelRows[priority] {
+      return row
+    }
     let row = makeRow(subject: RowRole.objective, priority: priority)
     levelRows[priority] = row
     if journal.isActive { journal.createdLevels.append(priority) }
@@ -390,6 +405,7 @@ extension Solver {
   /// The row holding `marker` when it is the only one and a definition (its subject external),
   /// as for most constraints that define a variable: no other row holds the marker, so none can
   /// reach it through a definition either, and the true column of the marker is that row alone.
+  @inline(__always)  // called from mutating methods, a method call copies the solver
   func soleDefinition(holding marker: Int32) -> Int32? {
     guard keepsDefinitions, tableau.rowCount(containing: marker) == 1 else { return nil }
     var definition: Int32? = nil
@@ -421,6 +437,7 @@ extension Solver {
   /// next row the new hub, and removing rows oldest first would then cost every remaining row
   /// each time (quadratic); choosing the newest leaves the hub where removals in either order
   /// reach it last.
+  @inline(__always)  // called from mutating methods, a method call copies the solver
   func markerLeavingRow(_ marker: Int32) -> Int32? {
     var fixed: (subject: Int32, row: Int32)? = nil
     var first: (ratio: Double, subject: Int32, row: Int32)? = nil

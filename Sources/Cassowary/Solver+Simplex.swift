@@ -210,6 +210,7 @@ extension Solver {
   }
 
   /// `symbol`'s reduced-cost vector, highest priority first.
+  @inline(__always)  // called from mutating methods, a method call copies the solver
   func reducedCost(of symbol: Int32, into costs: inout [LevelCost]) {
     costs.removeAllKeepingCapacity()
     if Tableau.indexesColumns && tableau.rowCount(containing: symbol) > levelOrder.count {

@@ -100,7 +100,15 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
 
   // MARK: - Constraints
 
-  public func contains(_ id: ConstraintID) -> Bool { record(id) != nil }
+  public func contains(_ id: ConstraintID) -> Bool { tag(of: id) != nil }
+
+  /// The tag of constraint `id`, if it is in the solver. Read in place: an array's subscript
+  /// copies the whole record out (its constraint's terms, through generic value witnesses).
+  @inline(__always)
+  func tag(of id: ConstraintID) -> Tag? {
+    guard Int(id.rawValue) < records.count else { return nil }
+    return records.withUnsafeBufferPointer { $0[Int(id.rawValue)]?.tag }
+  }
 
   public func constraint(_ id: ConstraintID) -> Constraint? { record(id)?.constraint }
 
@@ -123,7 +131,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
 
   public mutating func add(_ id: ConstraintID, _ constraint: Constraint) throws(SolverError) {
     try validate(constraint)
-    if let existing = self.constraint(id) { throw .duplicateConstraint(id, existing) }
+    if contains(id) { throw .duplicateConstraint(id, self.constraint(id)!) }
     settleDeferredConstants()
     applyRemovals()
     try reserve(for: constraint.expression)

@@ -140,12 +140,14 @@ public struct SparseTableau: TableauStorage {
     constants[Int(row)] = 0
   }
 
+  @inline(__always)  // called from the solver's mutating methods, a call copies the tableau
   public func constant(of row: Int32) -> Double { constants[Int(row)] }
 
   public mutating func setConstant(_ value: Double, of row: Int32) {
     constants[Int(row)] = value
   }
 
+  @inline(__always)  // called from the solver's mutating methods, a call copies the tableau
   public func coefficient(of symbol: Int32, in row: Int32) -> Double {
     let slot = cellSlot(of: symbol, in: row)
     return slot < 0 ? 0 : cells[rows[Int(row)].start + slot].coefficient
@@ -393,6 +395,7 @@ public struct SparseTableau: TableauStorage {
     self.accumulator = accumulator
   }
 
+  @inline(__always)  // called from the solver's mutating methods, a call copies the tableau
   public func cellCount(of row: Int32) -> Int { Int(rows[Int(row)].count) }
 
   @inline(__always)
@@ -427,6 +430,7 @@ public struct SparseTableau: TableauStorage {
     }
   }
 
+  @inline(__always)  // called from the solver's mutating methods, a call copies the tableau
   public func rowCount(containing symbol: Int32) -> Int {
     Int(symbol) < columns.count ? Int(columns[Int(symbol)].count) : 0
   }
@@ -479,7 +483,9 @@ public struct SparseTableau: TableauStorage {
   // MARK: - Cells
 
   /// The slot of `symbol`'s cell in `row`, or -1: from the index if the row has one, else by
-  /// scanning the shorter of the row and the column.
+  /// scanning the shorter of the row and the column. Inlined: called from a mutating method, a
+  /// method call copies the whole tableau first.
+  @inline(__always)
   private func cellSlot(of symbol: Int32, in row: Int32) -> Int32 {
     guard Int(symbol) < columns.count else { return -1 }
     let ordinal = rowOrdinal[Int(row)]
