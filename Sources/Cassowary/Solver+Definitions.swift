@@ -122,9 +122,7 @@ extension Solver {
       for index in visitMark.indices { visitMark[index] = 0 }
       visitEpoch = 1
     }
-    if visitMark.count < symbolKind.count {
-      visitMark.append(contentsOf: repeatElement(0, count: symbolKind.count - visitMark.count))
-    }
+    visitMark.grow(to: symbolKind.count, with: 0)
   }
 
   // The helpers below that walk a row or a column are not `mutating`: a closure that captured a
@@ -226,9 +224,7 @@ extension Solver {
       for index in symbolMark.indices { symbolMark[index] = 0 }
       markEpoch = 1
     }
-    if symbolMark.count < symbolKind.count {
-      symbolMark.append(contentsOf: repeatElement(0, count: symbolKind.count - symbolMark.count))
-    }
+    symbolMark.grow(to: symbolKind.count, with: 0)
   }
 
   /// Marks `symbol` and every definition that depends on it, directly or not.

@@ -384,13 +384,12 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
 
   mutating func growVariables(to count: Int) {
     guard variableSymbol.count < count else { return }
-    let extra = count - variableSymbol.count
-    variableSymbol.append(contentsOf: repeatElement(RowRole.none, count: extra))
-    variableUses.append(contentsOf: repeatElement(0, count: extra))
-    reportedValue.append(contentsOf: repeatElement(0, count: extra))
-    isValueDirty.append(contentsOf: repeatElement(false, count: extra))
-    cachedValue.append(contentsOf: repeatElement(0, count: extra))
-    needsEvaluation.append(contentsOf: repeatElement(false, count: extra))
+    variableSymbol.grow(to: count, with: RowRole.none)
+    variableUses.grow(to: count, with: 0)
+    reportedValue.grow(to: count, with: 0)
+    isValueDirty.grow(to: count, with: false)
+    cachedValue.grow(to: count, with: 0)
+    needsEvaluation.grow(to: count, with: false)
   }
 
   /// The symbol of `variable`, made when the variable is new.
@@ -401,7 +400,8 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     variableSymbol[Int(variable.id)] = symbol
     symbolVariable[Int(symbol)] = variable.id
     liveVariables += 1
-    markValueDirty(symbol: symbol)
+    // No definition refers to a new variable yet: nothing downstream to mark.
+    markValueDirty(symbol: symbol, downstream: false)
     return symbol
   }
 
@@ -437,7 +437,9 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     }
   }
 
-  mutating func markValueDirty(symbol: Int32) {
+  /// Marks the value of `symbol`'s variable, if it has one, as changed; with `downstream`,
+  /// the variables whose definitions depend on it too.
+  mutating func markValueDirty(symbol: Int32, downstream: Bool = true) {
     let variable = symbolVariable[Int(symbol)]
     guard variable >= 0 else { return }
     if !isValueDirty[Int(variable)] {
@@ -446,7 +448,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     }
     if keepsDefinitions && !needsEvaluation[Int(variable)] {
       needsEvaluation[Int(variable)] = true
-      propagateChange(from: symbol)
+      if downstream { propagateChange(from: symbol) }
     }
   }
 
