@@ -195,8 +195,10 @@ extension Solver {
     substitutedRows = journal.substitutedRows
     breakpointsPassed = journal.breakpointsPassed
     degenerateLongSteps = journal.degenerateLongSteps
-    for priority in journal.createdLevels { levelRows[priority] = nil }
-    orderLevels()
+    for priority in journal.createdLevels {
+      let (index, found) = levelPosition(of: priority)
+      if found { levelOrder.remove(at: index) }
+    }
     var createdRows: [Int32] = []
     var createdSymbols: [Int32] = []
     swap(&createdRows, &journal.createdRows)

@@ -323,26 +323,27 @@ extension Solver {
 
   /// The objective row of the level at `priority`, made when the level is new.
   mutating func levelRow(for priority: Float) -> Int32 {
-    if levelOrder.count <= 8 {
-      // A layout has a handful of levels: scanning them costs less than hashing the priority
-      // (a constraint's add looks its level up twice).
-      for row in levelOrder where rowPriority[Int(row)] == priority { return row }
-    } else if let row = levelRows[priority] {
-      return row
-    }
+    let (index, found) = levelPosition(of: priority)
+    if found { return levelOrder[index] }
     let row = makeRow(subject: RowRole.objective, priority: priority)
-    levelRows[priority] = row
+    levelOrder.insert(row, at: index)
     if journal.isActive { journal.createdLevels.append(priority) }
-    orderLevels()
     return row
   }
 
-  /// Lists the objective rows in ``levelOrder``, highest priority first; called whenever a
-  /// level comes or goes (rarely: a layout has a handful of levels).
-  mutating func orderLevels() {
-    levelOrder.removeAllKeepingCapacity()
-    for (_, row) in levelRows { levelOrder.append(row) }
-    levelOrder.sort { rowPriority[Int($0)] > rowPriority[Int($1)] }
+  /// Where the level at `priority` is in ``levelOrder`` (sorted highest priority first), or
+  /// where it would go, and whether it is there: a binary search over a handful of rows, which
+  /// costs less than hashing the priority (an optional constraint's add looks its level up
+  /// twice).
+  @inline(__always)  // called from mutating methods, a method call copies the solver
+  func levelPosition(of priority: Float) -> (index: Int, found: Bool) {
+    var low = 0
+    var high = levelOrder.count
+    while low < high {
+      let middle = (low + high) / 2
+      if rowPriority[Int(levelOrder[middle])] > priority { low = middle + 1 } else { high = middle }
+    }
+    return (low, low < levelOrder.count && rowPriority[Int(levelOrder[low])] == priority)
   }
 
   mutating func retainLevel(_ priority: Float) {
@@ -357,10 +358,8 @@ extension Solver {
       return
     }
     levelUses[priority] = nil
-    if let row = levelRows.removeValue(forKey: priority) {
-      dropRow(row)
-      orderLevels()
-    }
+    let (index, found) = levelPosition(of: priority)
+    if found { dropRow(levelOrder.remove(at: index)) }
   }
 
   /// Removes a constraint's row and symbols from the tableau.

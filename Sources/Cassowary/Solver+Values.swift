@@ -91,7 +91,7 @@ extension Solver {
     return SolverStatistics(
       constraints: constraintCount, variables: liveVariables, symbols: liveSymbols, rows: rows,
       cells: tableau.totalCells, maximumRowCells: maximumRowCells,
-      priorityLevels: levelRows.count, pivots: pivotCount, substitutedRows: substitutedRows,
+      priorityLevels: levelOrder.count, pivots: pivotCount, substitutedRows: substitutedRows,
       breakpointsPassed: breakpointsPassed, degenerateLongSteps: degenerateLongSteps,
       tableauBytes: tableau.bytes,
       bookkeepingBytes: bookkeepingBytes)

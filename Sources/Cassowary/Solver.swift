@@ -52,7 +52,6 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   var lastAdded: Int32 = -1
 
   // The objective: one row per optional priority level.
-  var levelRows: [Float: Int32] = [:]
   var levelOrder: [Int32] = []  // the objective rows, highest priority first
   var levelUses: [Float: Int] = [:]
   var candidates = Heap<Int32>()
