@@ -1,5 +1,5 @@
 /// A run of slots in a ``SegmentPool``: `count` used of `capacity`, from `start`.
-struct Segment {
+struct Segment: BitwiseCopyable {
   var start: Int32
   var count: Int32
   var capacity: Int32
@@ -7,32 +7,52 @@ struct Segment {
   static let empty = Segment(start: 0, count: 0, capacity: 0)
 }
 
-/// One contiguous array holding many small growable lists (a tableau's rows, or its columns),
-/// so that no list is a heap object of its own.
+/// One contiguous block of memory holding many small growable lists (a tableau's rows, or its
+/// columns), so that no list is a heap object of its own.
 ///
 /// Segments grow into power-of-two capacities; freed segments go to a free list per capacity and
 /// are reused, so a steady state of adds and removes allocates nothing. A free list runs through
 /// its segments' first slots (see ``PoolElement``), so it needs no storage of its own. New
 /// segments are cut from the end of the slots taken so far, in storage filled to its capacity
-/// ahead of time, so that a new segment costs no array append. Compaction packs every segment at
-/// its exact size. When the last segment is freed the storage itself is released, so memory
-/// returns to where it started.
+/// ahead of time. Compaction packs every segment at its exact size. When the last segment is
+/// freed the storage itself is released, so memory returns to where it started.
+///
+/// Its memory is manual (see ``ManualArray``): the tableau that owns the pool frees it with
+/// ``deallocate()`` and duplicates it with ``copy()``.
 struct SegmentPool<Element: PoolElement> {
-  private(set) var slots: [Element] = []
+  /// The slots, filled to their capacity: `slots.count` is the storage's size.
+  private(set) var slots = ManualArray<Element>()
   /// The slots segments have taken, in use or on a free list; those above are the filler.
   private(set) var taken: Int32 = 0
   /// For each size class, the start of its first free segment, or -1; empty until a segment is
   /// freed.
-  private var freeHeads: [Int32] = []
+  private var freeHeads = ManualArray<Int32>()
   private var liveSegments = 0
   private let filler: Element
+  /// The capacity of a segment's first slots (a power of two, at least ``smallestCapacity``).
+  private let initialCapacity: Int
 
-  init(filler: Element) { self.filler = filler }
+  init(filler: Element, initialCapacity: Int = smallestCapacity) {
+    precondition(
+      initialCapacity >= Self.smallestCapacity && initialCapacity.nonzeroBitCount == 1,
+      "an initial capacity must be a power of two of at least \(Self.smallestCapacity)")
+    self.filler = filler
+    self.initialCapacity = initialCapacity
+  }
 
   /// Slot `index` of the pool.
   subscript(index: Int32) -> Element {
-    @inline(__always) get { slots[Int(index)] }
-    @inline(__always) _modify { yield &slots[Int(index)] }
+    @inline(__always) unsafeAddress { UnsafePointer(slots.pointer(from: Int(index), length: 1)) }
+    @inline(__always) nonmutating unsafeMutableAddress {
+      slots.pointer(from: Int(index), length: 1)
+    }
+  }
+
+  /// The slots of `segment`, all `capacity` of them, as a pointer to the first: for a loop over
+  /// a segment with one bounds check for the whole segment. Valid until the pool next grows.
+  @inline(__always)
+  func slots(of segment: Segment) -> UnsafeMutablePointer<Element> {
+    slots.pointer(from: Int(segment.start), length: Int(segment.capacity))
   }
 
   /// Makes `segment` able to hold one more element, moving it if it is full.
@@ -48,15 +68,6 @@ struct SegmentPool<Element: PoolElement> {
     if needed > segment.capacity { grow(&segment, toHold: needed) }
   }
 
-  /// Calls `body` with the pool's slots, for a loop that reads and writes many of them without
-  /// a check per access. The pool must not grow meanwhile: reserve first.
-  @inline(__always)
-  mutating func withUnsafeMutableSlots<Result>(
-    _ body: (UnsafeMutableBufferPointer<Element>) -> Result
-  ) -> Result {
-    slots.withUnsafeMutableBufferPointer { body($0) }
-  }
-
   /// Frees `segment`'s slots; it becomes empty.
   mutating func release(_ segment: inout Segment) {
     guard segment.capacity > 0 else { return }
@@ -64,16 +75,16 @@ struct SegmentPool<Element: PoolElement> {
     // power of two it holds (a single slot is left until the next compaction).
     let sizeClass = Int.bitWidth - Int(segment.capacity).leadingZeroBitCount - 2
     if sizeClass >= 0 {
-      if freeHeads.isEmpty { freeHeads = Array(repeating: -1, count: Self.sizeClasses) }
+      if freeHeads.isEmpty { freeHeads.grow(to: Self.sizeClasses, with: -1) }
       slots[Int(segment.start)] = Element(freeLink: freeHeads[sizeClass])
       freeHeads[sizeClass] = segment.start
     }
     segment = .empty
     liveSegments -= 1
     if liveSegments == 0 {
-      slots = []
+      slots.deallocate()
       taken = 0
-      freeHeads = []
+      freeHeads.deallocate()
     }
   }
 
@@ -81,7 +92,7 @@ struct SegmentPool<Element: PoolElement> {
   private static var sizeClasses: Int { 32 }
 
   private mutating func grow(_ segment: inout Segment, toHold needed: Int32) {
-    let sizeClass = Self.sizeClass(of: max(Self.smallestCapacity, Int(needed)))
+    let sizeClass = Self.sizeClass(of: max(initialCapacity, Int(needed)))
     let newCapacity = Self.smallestCapacity << sizeClass
     let start: Int32
     if !freeHeads.isEmpty && freeHeads[sizeClass] >= 0 {
@@ -93,35 +104,25 @@ struct SegmentPool<Element: PoolElement> {
       if end > slots.count { extend(toHold: end) }
       taken = Int32(end)
     }
-    let count = segment.count
-    let from = Int(segment.start)
-    slots.withUnsafeMutableBufferPointer { slots in
-      for offset in 0..<Int(count) { slots[Int(start) + offset] = slots[from + offset] }
+    let count = Int(segment.count)
+    if count > 0 {
+      // Element by element: most segments that move hold two to four, for which a call to
+      // `memmove` costs several times the copy.
+      let from = slots.pointer(from: Int(segment.start), length: count)
+      let to = slots.pointer(from: Int(start), length: count)
+      for offset in 0..<count { to[offset] = from[offset] }
     }
     liveSegments += 1  // before releasing the old segment, so the pool is never seen empty
     release(&segment)
-    segment = Segment(start: start, count: count, capacity: Int32(newCapacity))
+    segment = Segment(start: start, count: Int32(count), capacity: Int32(newCapacity))
   }
 
   /// Fills the storage with the filler up to its capacity, growing it (by doubling) first when it
-  /// cannot hold `count` slots. A compacted pool's spare eighth is filled in place, without a new
-  /// buffer; growth copies and fills in bulk (an append of repeated elements goes one element at
-  /// a time, at 20 instructions a slot).
+  /// cannot hold `count` slots. A compacted pool's spare eighth is filled in place, without new
+  /// memory.
   private mutating func extend(toHold count: Int) {
-    if count > slots.capacity {
-      let capacity = max(count, 2 * slots.capacity)
-      let filler = self.filler
-      slots = [Element](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-        let base = buffer.baseAddress!
-        let copied = slots.withUnsafeBufferPointer { old in
-          if let start = old.baseAddress { base.initialize(from: start, count: old.count) }
-          return old.count
-        }
-        (base + copied).initialize(repeating: filler, count: capacity - copied)
-        initialized = capacity
-      }
-    }
-    slots.append(contentsOf: repeatElement(filler, count: slots.capacity - slots.count))
+    let size = count > slots.capacity ? max(count, 2 * slots.capacity) : slots.capacity
+    slots.grow(to: size, with: filler)
   }
 
   /// The capacity of a new segment: most rows and columns of a layout's tableau hold one to three
@@ -143,48 +144,55 @@ struct SegmentPool<Element: PoolElement> {
   /// size, with an eighth to spare at the end so that the next few moves do not double the
   /// storage; empty segments are released. `segments` must be every segment of the pool (the
   /// rows of a tableau, or its columns), holding `used` elements in all.
-  mutating func compact(_ segments: inout [Segment], holding used: Int) {
-    let capacity = used + used / 8
+  mutating func compact(_ segments: inout ManualArray<Segment>, holding used: Int) {
+    var compacted = ManualArray<Element>()
+    compacted.reserveCapacity(used + used / 8)
     var live = 0
-    // Copied through buffers: an append per element would check the array's uniqueness and
-    // capacity each time, and a table of a 10,000-view layout holds a few hundred thousand.
-    let compacted = [Element](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-      var next = 0
-      slots.withUnsafeBufferPointer { slots in
-        segments.withUnsafeMutableBufferPointer { segments in
-          for index in segments.indices where segments[index].capacity > 0 {
-            let segment = segments[index]
-            guard segment.count > 0 else {
-              segments[index] = .empty
-              continue
-            }
-            let count = Int(segment.count)
-            precondition(next + count <= capacity, "the segments hold more than \(used) elements")
-            for offset in 0..<count {
-              buffer.initializeElement(at: next + offset, to: slots[Int(segment.start) + offset])
-            }
-            segments[index] = Segment(
-              start: Int32(next), count: segment.count, capacity: segment.count)
-            next += count
-            live += 1
-          }
-        }
+    for index in segments.indices where segments[index].capacity > 0 {
+      let segment = segments[index]
+      guard segment.count > 0 else {
+        segments[index] = .empty
+        continue
       }
-      initialized = next
+      precondition(
+        compacted.count + Int(segment.count) <= compacted.capacity,
+        "the segments hold more than \(used) elements")
+      let next = Int32(compacted.count)
+      let source = slots(of: segment)
+      for offset in 0..<Int(segment.count) { compacted.append(source[offset]) }
+      segments[index] = Segment(start: next, count: segment.count, capacity: segment.count)
+      live += 1
     }
     liveSegments = live
+    slots.deallocate()
     slots = compacted
     taken = Int32(compacted.count)
-    freeHeads = []
+    freeHeads.deallocate()
   }
 
   /// Bytes held by the pool's storage.
-  var bytes: Int { slots.capacity * MemoryLayout<Element>.stride }
+  var bytes: Int { slots.bytes + freeHeads.bytes }
+
+  /// A pool holding copies of this one's segments, in memory of its own.
+  func copy() -> SegmentPool {
+    var copy = self
+    copy.slots = slots.copy()
+    copy.freeHeads = freeHeads.copy()
+    return copy
+  }
+
+  /// Frees the pool's memory; every segment of it becomes invalid.
+  mutating func deallocate() {
+    slots.deallocate()
+    freeHeads.deallocate()
+    taken = 0
+    liveSegments = 0
+  }
 }
 
 /// An element of a ``SegmentPool``: one that can stand for a link in a free list. A free
 /// segment's first slot holds such an element, naming the next free segment of its size.
-protocol PoolElement {
+protocol PoolElement: BitwiseCopyable {
   /// An element standing for a link to the free segment that starts at `next` (-1: none).
   init(freeLink next: Int32)
   /// The link of an element made by ``init(freeLink:)``.

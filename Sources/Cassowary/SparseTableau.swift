@@ -4,6 +4,11 @@
 /// hold it) in a segment of another; a cell knows its place in its column and a column entry its
 /// place in its row, so finding, adding and removing a cell are O(1), and a substitution costs
 /// O(cells touched) rather than O(all rows). Nothing is a heap object of its own.
+///
+/// The tables live in one heap object, in manual memory (``ManualArray``). A tableau is still a
+/// value: each operation that changes it first checks that no copy shares that object, and
+/// copies the tables if one does; that one check per operation replaces an array's check per
+/// write.
 public struct SparseTableau: TableauStorage {
   struct RowCell: PoolElement {
     var symbol: Int32
@@ -37,556 +42,695 @@ public struct SparseTableau: TableauStorage {
 
   /// A cell of a row being rewritten: its coefficient so far (0 once it cancelled) and where the
   /// row holds it.
-  struct AccumulatedCell {
+  struct AccumulatedCell: BitwiseCopyable {
     var symbol: Int32
     var coefficient: Double
     var slot: Int32  // the cell's slot in the row, or -1 for a cell the row does not hold yet
   }
 
-  private var cells = SegmentPool(filler: RowCell(symbol: -1, columnSlot: -1, coefficient: 0))
-  private var entries = SegmentPool(filler: ColumnEntry(row: -1, cellSlot: -1))
-  private var rows: [Segment] = []
-  private var constants: [Double] = []
-  private var columns: [Segment] = []
-  private var freeRows: [Int32] = []
-  private var liveRows = 0
-  /// Scatter workspace: the index of each symbol's cell in the row being updated, or -1.
-  private var position: [Int32] = []
-  private var cancelled: [Int32] = []
-  /// Workspace of ``substituteDefinitions(of:in:definitions:)``: the row being rewritten, a cell
-  /// per symbol (``position`` maps a symbol to its cell here).
-  private var accumulator: [AccumulatedCell] = []
-  private var cellTotal = 0
-  /// Rows that hold a cell of almost every symbol (the objective's) are indexed: for each such
-  /// row an ordinal, and for each symbol and ordinal the slot of its cell there, or -1. Finding a
-  /// cell in them is then O(1); a scan of the shorter of row and column would cost the length of
-  /// a shared symbol's column, once per cell, whenever a row is added into the objective.
-  private var rowOrdinal: [Int32] = []
-  private var indexedSlots: [Int32] = []
-  private var ordinalStride = 0
-  private var freeOrdinals: [Int32] = []
+  /// The heap object that owns the tables and frees their memory.
+  final class Storage {
+    let tables: UnsafeMutablePointer<Tables>
+
+    init(_ tables: Tables) {
+      self.tables = .allocate(capacity: 1)
+      self.tables.initialize(to: tables)
+    }
+
+    deinit {
+      tables.pointee.deallocate()
+      tables.deinitialize(count: 1)
+      tables.deallocate()
+    }
+  }
+
+  private var storage = Storage(Tables())
 
   /// An empty tableau.
   public init() {}
+
+  /// The tables, to read.
+  @inline(__always)
+  private var tables: UnsafeMutablePointer<Tables> { storage.tables }
+
+  /// The tables, to change: copied first when another tableau shares them.
+  @inline(__always)
+  private var uniqueTables: UnsafeMutablePointer<Tables> {
+    mutating get {
+      if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.tables.pointee.copy()) }
+      return storage.tables
+    }
+  }
 
   public static var keepsDefinitionsAsWritten: Bool { true }
 
   public static var indexesColumns: Bool { true }
 
   public mutating func reserve(rows _: Int, symbols: Int) throws(SolverError) {
-    if columns.count < symbols {
-      let grown = max(symbols, columns.count * 2)
-      columns.append(contentsOf: repeatElement(.empty, count: grown - columns.count))
-      position.append(contentsOf: repeatElement(-1, count: grown - position.count))
-      indexedSlots.append(
-        contentsOf: repeatElement(-1, count: grown * ordinalStride - indexedSlots.count))
-    }
+    uniqueTables.pointee.reserve(symbols: symbols)
   }
 
-  public mutating func makeRow() -> Int32 {
-    liveRows += 1
-    if let row = freeRows.popLast() {
-      constants[Int(row)] = 0
-      return row
-    }
-    rows.append(.empty)
-    constants.append(0)
-    rowOrdinal.append(-1)
-    return Int32(rows.count - 1)
-  }
+  public mutating func makeRow() -> Int32 { uniqueTables.pointee.makeRow() }
 
-  public mutating func makeIndexedRow() -> Int32 {
-    let row = makeRow()
-    let ordinal: Int32
-    if let free = freeOrdinals.popLast() {
-      ordinal = free
-    } else {
-      ordinal = Int32(ordinalStride)
-      widenIndex(to: max(4, 2 * ordinalStride))
-      freeOrdinals.append(contentsOf: (ordinal + 1..<Int32(ordinalStride)).reversed())
-    }
-    rowOrdinal[Int(row)] = ordinal
-    return row
-  }
+  public mutating func makeIndexedRow() -> Int32 { uniqueTables.pointee.makeIndexedRow() }
 
-  /// Lays the index out again with room for `stride` indexed rows per symbol.
-  private mutating func widenIndex(to stride: Int) {
-    var widened = [Int32](repeating: -1, count: columns.count * stride)
-    for symbol in 0..<columns.count {
-      for ordinal in 0..<ordinalStride {
-        widened[symbol * stride + ordinal] = indexedSlots[symbol * ordinalStride + ordinal]
-      }
-    }
-    indexedSlots = widened
-    ordinalStride = stride
-  }
+  public mutating func releaseRow(_ row: Int32) { uniqueTables.pointee.releaseRow(row) }
 
-  public mutating func releaseRow(_ row: Int32) {
-    clearRow(row)
-    cells.release(&rows[Int(row)])
-    freeRows.append(row)
-    let ordinal = rowOrdinal[Int(row)]
-    if ordinal >= 0 {
-      // Its slots are all -1 again: clearing the row removed every cell.
-      freeOrdinals.append(ordinal)
-      rowOrdinal[Int(row)] = -1
-    }
-    liveRows -= 1
-    if liveRows == 0 { removeAll() }
-  }
+  public mutating func clearRow(_ row: Int32) { uniqueTables.pointee.clearRow(row) }
 
-  public mutating func clearRow(_ row: Int32) {
-    while rows[Int(row)].count > 0 { removeCell(at: rows[Int(row)].count - 1, of: row) }
-    constants[Int(row)] = 0
-  }
-
-  @inline(__always)  // called from the solver's mutating methods, a call copies the tableau
-  public func constant(of row: Int32) -> Double { constants[Int(row)] }
+  @inline(__always)
+  public func constant(of row: Int32) -> Double { tables.pointee.constants[Int(row)] }
 
   public mutating func setConstant(_ value: Double, of row: Int32) {
-    constants[Int(row)] = value
+    uniqueTables.pointee.constants[Int(row)] = value
   }
 
-  @inline(__always)  // called from the solver's mutating methods, a call copies the tableau
+  @inline(__always)
   public func coefficient(of symbol: Int32, in row: Int32) -> Double {
-    let slot = cellSlot(of: symbol, in: row)
-    return slot < 0 ? 0 : cells[rows[Int(row)].start + slot].coefficient
+    tables.pointee.coefficient(of: symbol, in: row)
   }
 
   public mutating func add(_ coefficient: Double, for symbol: Int32, to row: Int32) {
-    let slot = cellSlot(of: symbol, in: row)
-    if slot < 0 {
-      if coefficient != 0 { appendCell(symbol, coefficient, to: row) }
-      return
-    }
-    let index = rows[Int(row)].start + slot
-    let sum = prunedSum(cells[index].coefficient, coefficient)
-    if sum == 0 {
-      removeCell(at: slot, of: row)
-    } else {
-      cells[index].coefficient = sum
-    }
+    uniqueTables.pointee.add(coefficient, for: symbol, to: row)
   }
 
   public mutating func removeCell(for symbol: Int32, from row: Int32) {
-    let slot = cellSlot(of: symbol, in: row)
-    if slot >= 0 { removeCell(at: slot, of: row) }
+    uniqueTables.pointee.removeCell(for: symbol, from: row)
   }
 
   public mutating func add(row source: Int32, times factor: Double, to target: Int32) {
-    // An indexed target (an objective row), or a long target with a short source: find each
-    // source symbol in the target on its own, so the cost does not grow with the target.
-    let isLong = rows[Int(target)].count > 8 * (rows[Int(source)].count + 1)
-    if rowOrdinal[Int(target)] >= 0 || isLong {
-      constants[Int(target)] += factor * constants[Int(source)]
-      let sourceSegment = rows[Int(source)]
-      for sourceSlot in 0..<sourceSegment.count {
-        let cell = cells[sourceSegment.start + sourceSlot]
-        add(factor * cell.coefficient, for: cell.symbol, to: target)
-      }
-      return
-    }
-    constants[Int(target)] += factor * constants[Int(source)]
-    // Scatter the target's cells and count the source's symbols it lacks; make room for them,
-    // then merge the source's cells in. Appended cells keep the source's order, and each joins
-    // the end of its column, as one append at a time would leave them.
-    let sourceSegment = rows[Int(source)]
-    var segment = rows[Int(target)]
-    var fresh: Int32 = 0
-    cells.withUnsafeMutableSlots { cells in
-      position.withUnsafeMutableBufferPointer { position in
-        for slot in 0..<segment.count {
-          position[Int(cells[Int(segment.start + slot)].symbol)] = slot
-        }
-        for sourceSlot in 0..<sourceSegment.count {
-          let cell = cells[Int(sourceSegment.start + sourceSlot)]
-          if position[Int(cell.symbol)] < 0 && factor * cell.coefficient != 0 { fresh += 1 }
-        }
-      }
-    }
-    if fresh > 0 {
-      cells.reserve(&rows[Int(target)], toHold: segment.count + fresh)
-      segment = rows[Int(target)]
-    }
-    let firstAppended = segment.count
-    var count = segment.count
-    var cancelled = self.cancelled
-    self.cancelled = []
-    cells.withUnsafeMutableSlots { cells in
-      position.withUnsafeMutableBufferPointer { position in
-        for sourceSlot in 0..<sourceSegment.count {
-          let cell = cells[Int(sourceSegment.start + sourceSlot)]
-          let delta = factor * cell.coefficient
-          let slot = position[Int(cell.symbol)]
-          if slot >= 0 {
-            let index = Int(segment.start + slot)
-            let sum = prunedSum(cells[index].coefficient, delta)
-            cells[index].coefficient = sum
-            if sum == 0 { cancelled.append(slot) }
-          } else if delta != 0 {
-            cells[Int(segment.start + count)] = RowCell(
-              symbol: cell.symbol, columnSlot: -1, coefficient: delta)
-            position[Int(cell.symbol)] = count
-            count += 1
-          }
-        }
-        for slot in 0..<count { position[Int(cells[Int(segment.start + slot)].symbol)] = -1 }
-      }
-    }
-    rows[Int(target)].count = count
-    for slot in firstAppended..<count {
-      let index = segment.start + slot
-      cells[index].columnSlot = enterInColumn(cells[index].symbol, at: slot, of: target)
-    }
-    cellTotal += Int(count - firstAppended)
-    if !cancelled.isEmpty {
-      // Highest slot first: a swap-remove only moves cells from above the removed slot.
-      if cancelled.count <= 16 {
-        Self.sortDescending(&cancelled)
-      } else {
-        // Many: the cells they name are the row's only zeros, so a scan from the top lists them
-        // in order, for less than a sort (the row is at most a few times the source's length).
-        cancelled.removeAllKeepingCapacity()
-        for slot in stride(from: count - 1, through: 0, by: -1)
-        where cells[segment.start + slot].coefficient == 0 {
-          cancelled.append(slot)
-        }
-      }
-      removeCells(atDescending: cancelled, of: target)
-    }
-    cancelled.removeAllKeepingCapacity()
-    self.cancelled = cancelled
-  }
-
-  /// Sorts a few distinct slots from the highest down, by insertion (the library sort's generic
-  /// set-up costs more than sorting them).
-  private static func sortDescending(_ slots: inout [Int32]) {
-    guard slots.count > 1 else { return }
-    for index in 1..<slots.count {
-      let slot = slots[index]
-      var place = index
-      while place > 0 && slots[place - 1] < slot {
-        slots[place] = slots[place - 1]
-        place -= 1
-      }
-      slots[place] = slot
-    }
+    uniqueTables.pointee.add(row: source, times: factor, to: target)
   }
 
   public mutating func scale(row: Int32, by factor: Double) {
-    constants[Int(row)] *= factor
-    let segment = rows[Int(row)]
-    for slot in 0..<segment.count { cells[segment.start + slot].coefficient *= factor }
+    uniqueTables.pointee.scale(row: row, by: factor)
   }
 
   public mutating func substitute(_ symbol: Int32, with source: Int32, changed: inout [Int32]) {
-    var column = columns[Int(symbol)]
-    var skipped: Int32 = 0
-    while column.count > skipped {
-      let entry = entries[column.start + column.count - 1 - skipped]
-      if entry.row == source {
-        skipped += 1
-        continue
-      }
-      let coefficient = cells[rows[Int(entry.row)].start + entry.cellSlot].coefficient
-      removeCell(at: entry.cellSlot, of: entry.row)
-      add(row: source, times: coefficient, to: entry.row)
-      changed.append(entry.row)
-      column = columns[Int(symbol)]
-    }
+    uniqueTables.pointee.substitute(symbol, with: source, changed: &changed)
   }
 
-  /// In one pass: the row is gathered into ``accumulator`` once, every definition is added there,
-  /// and the row is written back once. One definition added at a time instead would gather and
-  /// write the row back per definition, and a symbol that one definition brings in and a later
-  /// one replaces would enter the row and its column only to leave them again; expanding a
-  /// layout's new row reaches ten definitions or so. A replaced symbol leaves the workspace at
-  /// once, so the workspace never holds more than the row would.
   public mutating func substituteDefinitions(
     of symbols: [Int32], in row: Int32, definitions: [Int32]
   ) {
-    var definitionCells: Int32 = 0
-    for symbol in symbols { definitionCells += rows[Int(definitions[Int(symbol)])].count }
-    guard symbols.count > 2, rowOrdinal[Int(row)] < 0,
-      rows[Int(row)].count <= 8 * (definitionCells + 1)
-    else {
-      // One or two definitions cost less added one at a time than gathered and written back;
-      // so does a long row (or an indexed one) with short definitions, whose cells are then
-      // found in the row on their own, as ``add(row:times:to:)`` does, rather than gathering
-      // the whole row (into a workspace that would then be as long).
-      substituteDefinitionsOneAtATime(of: symbols, in: row, definitions: definitions)
-      return
-    }
-    var accumulator = self.accumulator
-    var cancelled = self.cancelled
-    self.accumulator = []
-    self.cancelled = []
-    accumulator.removeAllKeepingCapacity()
-    cancelled.removeAllKeepingCapacity()
-    let segment = rows[Int(row)]
-    var constant = constants[Int(row)]
-    for slot in 0..<segment.count {
-      let cell = cells[segment.start + slot]
-      position[Int(cell.symbol)] = Int32(accumulator.count)
-      accumulator.append(
-        AccumulatedCell(symbol: cell.symbol, coefficient: cell.coefficient, slot: slot))
-    }
-    for symbol in symbols {
-      let index = Int(position[Int(symbol)])
-      guard index >= 0 else { continue }
-      let factor = accumulator[index].coefficient
-      guard factor != 0 else { continue }
-      // The symbol leaves: its cell, if the row held one, is removed at the end.
-      if accumulator[index].slot >= 0 { cancelled.append(accumulator[index].slot) }
-      position[Int(symbol)] = -1
-      let last = accumulator.count - 1
-      if index != last {
-        accumulator[index] = accumulator[last]
-        position[Int(accumulator[index].symbol)] = Int32(index)
-      }
-      accumulator.removeLast()
-      let definition = definitions[Int(symbol)]
-      constant += factor * constants[Int(definition)]
-      let source = rows[Int(definition)]
-      for slot in 0..<source.count {
-        let cell = cells[source.start + slot]
-        let delta = factor * cell.coefficient
-        let at = Int(position[Int(cell.symbol)])
-        if at >= 0 {
-          // Pruned as it is formed: a residue left for later would be expanded as a factor when
-          // its symbol's turn comes, bringing in cells of that residue's size.
-          accumulator[at].coefficient = prunedSum(accumulator[at].coefficient, delta)
-        } else if delta != 0 {
-          position[Int(cell.symbol)] = Int32(accumulator.count)
-          accumulator.append(AccumulatedCell(symbol: cell.symbol, coefficient: delta, slot: -1))
-        }
-      }
-    }
-    constants[Int(row)] = constant
-    // Write back: coefficients in place, cancelled cells out (highest slot first), new cells in.
-    var fresh: Int32 = 0
-    for entry in accumulator {
-      position[Int(entry.symbol)] = -1
-      if entry.coefficient == 0 {
-        if entry.slot >= 0 { cancelled.append(entry.slot) }
-      } else if entry.slot >= 0 {
-        cells[segment.start + entry.slot].coefficient = entry.coefficient
-      } else {
-        fresh += 1
-      }
-    }
-    if !cancelled.isEmpty {
-      if cancelled.count <= 16 {
-        Self.sortDescending(&cancelled)
-      } else {
-        cancelled.sort(by: >)
-      }
-      removeCells(atDescending: cancelled, of: row)
-    }
-    if fresh > 0 {
-      cells.reserve(&rows[Int(row)], toHold: rows[Int(row)].count + fresh)
-      for entry in accumulator where entry.slot < 0 && entry.coefficient != 0 {
-        appendCell(entry.symbol, entry.coefficient, to: row)
-      }
-    }
-    cancelled.removeAllKeepingCapacity()
-    accumulator.removeAllKeepingCapacity()
-    self.cancelled = cancelled
-    self.accumulator = accumulator
+    uniqueTables.pointee.substituteDefinitions(of: symbols, in: row, definitions: definitions)
   }
 
-  @inline(__always)  // called from the solver's mutating methods, a call copies the tableau
-  public func cellCount(of row: Int32) -> Int { Int(rows[Int(row)].count) }
+  @inline(__always)
+  public func cellCount(of row: Int32) -> Int { Int(tables.pointee.rows[Int(row)].count) }
 
   @inline(__always)
   public func forEachCell(of row: Int32, _ body: (Int32, Double) -> Void) {
-    let segment = rows[Int(row)]
-    for slot in 0..<segment.count {
-      let cell = cells[segment.start + slot]
-      body(cell.symbol, cell.coefficient)
-    }
+    let tables = self.tables
+    let segment = tables.pointee.rows[Int(row)]
+    let cells = tables.pointee.cells.slots(of: segment)
+    for slot in 0..<Int(segment.count) { body(cells[slot].symbol, cells[slot].coefficient) }
   }
 
   @inline(__always)
   public func forEachRow(containing symbol: Int32, _ body: (Int32, Double) -> Void) {
-    guard Int(symbol) < columns.count else { return }
-    let column = columns[Int(symbol)]
+    let tables = self.tables
+    guard Int(symbol) < tables.pointee.columns.count else { return }
+    let column = tables.pointee.columns[Int(symbol)]
     for slot in 0..<column.count {
-      let entry = entries[column.start + slot]
-      body(entry.row, cells[rows[Int(entry.row)].start + entry.cellSlot].coefficient)
+      let entry = tables.pointee.entries[column.start + slot]
+      body(entry.row, tables.pointee.coefficient(at: entry.cellSlot, of: entry.row))
     }
   }
 
   public mutating func shiftConstants(
     ofRowsHolding symbol: Int32, by factor: Double, where isIncluded: (Int32) -> Bool
   ) {
-    guard Int(symbol) < columns.count else { return }
-    let column = columns[Int(symbol)]
+    let tables = uniqueTables
+    guard Int(symbol) < tables.pointee.columns.count else { return }
+    let column = tables.pointee.columns[Int(symbol)]
     for slot in 0..<column.count {
-      let entry = entries[column.start + slot]
+      let entry = tables.pointee.entries[column.start + slot]
       guard isIncluded(entry.row) else { continue }
-      let coefficient = cells[rows[Int(entry.row)].start + entry.cellSlot].coefficient
-      constants[Int(entry.row)] += factor * coefficient
+      let coefficient = tables.pointee.coefficient(at: entry.cellSlot, of: entry.row)
+      tables.pointee.constants[Int(entry.row)] += factor * coefficient
     }
   }
 
-  @inline(__always)  // called from the solver's mutating methods, a call copies the tableau
+  @inline(__always)
   public func rowCount(containing symbol: Int32) -> Int {
-    Int(symbol) < columns.count ? Int(columns[Int(symbol)].count) : 0
+    let tables = self.tables
+    return Int(symbol) < tables.pointee.columns.count
+      ? Int(tables.pointee.columns[Int(symbol)].count) : 0
   }
 
   public mutating func releaseSymbol(_ symbol: Int32) {
-    guard Int(symbol) < columns.count else { return }
-    precondition(columns[Int(symbol)].count == 0, "a retired symbol still has cells")
-    entries.release(&columns[Int(symbol)])
+    uniqueTables.pointee.releaseSymbol(symbol)
   }
 
-  public var totalCells: Int { cellTotal }
+  public var totalCells: Int { tables.pointee.cellTotal }
 
-  public mutating func compactIfWasteful() {
-    // Measured by the slots segments have taken, which a steady state of moves reuses, not by
-    // the capacity, which doubling leaves anywhere up to twice that: a threshold between the
-    // two would compact, regrow and compact again on every resize.
-    let limit = 4 * cellTotal + 4096
-    if Int(cells.taken) > limit { cells.compact(&rows, holding: cellTotal) }
-    if Int(entries.taken) > limit { entries.compact(&columns, holding: cellTotal) }
-  }
+  public mutating func compactIfWasteful() { uniqueTables.pointee.compactIfWasteful() }
 
-  public mutating func trimExcess() {
-    if cells.isWasteful(holding: cellTotal, beyond: 1.5) {
-      cells.compact(&rows, holding: cellTotal)
-    }
-    if entries.isWasteful(holding: cellTotal, beyond: 1.5) {
-      entries.compact(&columns, holding: cellTotal)
-    }
-    accumulator.trimExcessCapacity()
-    rows.trimExcessCapacity()
-    constants.trimExcessCapacity()
-    rowOrdinal.trimExcessCapacity()
-    columns.trimExcessCapacity()
-    position.trimExcessCapacity()
-    indexedSlots.trimExcessCapacity()
-  }
+  public mutating func trimExcess() { uniqueTables.pointee.trimExcess() }
 
   public mutating func removeAll() {
     self = SparseTableau()
   }
 
-  /// Bytes held by the tableau's arrays.
-  public var bytes: Int {
-    cells.bytes + entries.bytes + rows.capacity * MemoryLayout<Segment>.stride
-      + constants.capacity * 8 + columns.capacity * MemoryLayout<Segment>.stride
-      + position.capacity * 4 + rowOrdinal.capacity * 4 + indexedSlots.capacity * 4
-      + accumulator.capacity * MemoryLayout<AccumulatedCell>.stride
-  }
+  /// Bytes held by the tableau's tables.
+  public var bytes: Int { tables.pointee.bytes }
+}
 
-  // MARK: - Cells
+extension SparseTableau {
+  /// Everything the tableau holds: the pools, the per-row and per-symbol tables and the
+  /// workspaces, in manual memory that ``deallocate()`` frees.
+  struct Tables {
+    /// Rows start with room for four cells: a constraint's row holds its terms and one or two
+    /// markers, three cells for most of a layout's, which from two slots would move once more.
+    var cells = SegmentPool(
+      filler: RowCell(symbol: -1, columnSlot: -1, coefficient: 0), initialCapacity: 4)
+    var entries = SegmentPool(filler: ColumnEntry(row: -1, cellSlot: -1))
+    var rows = ManualArray<Segment>()
+    var constants = ManualArray<Double>()
+    var columns = ManualArray<Segment>()
+    var freeRows = ManualArray<Int32>()
+    var liveRows = 0
+    /// Scatter workspace: the index of each symbol's cell in the row being updated, or -1.
+    var position = ManualArray<Int32>()
+    var cancelled = ManualArray<Int32>()
+    /// Workspace of ``substituteDefinitions(of:in:definitions:)``: the row being rewritten, a
+    /// cell per symbol (``position`` maps a symbol to its cell here).
+    var accumulator = ManualArray<AccumulatedCell>()
+    var cellTotal = 0
+    /// Rows that hold a cell of almost every symbol (the objective's) are indexed: for each such
+    /// row an ordinal, and for each symbol and ordinal the slot of its cell there, or -1.
+    /// Finding a cell in them is then O(1); a scan of the shorter of row and column would cost
+    /// the length of a shared symbol's column, once per cell, whenever a row is added into the
+    /// objective.
+    var rowOrdinal = ManualArray<Int32>()
+    var indexedSlots = ManualArray<Int32>()
+    var ordinalStride = 0
+    var freeOrdinals = ManualArray<Int32>()
 
-  /// The slot of `symbol`'s cell in `row`, or -1: from the index if the row has one, else by
-  /// scanning the shorter of the row and the column. Inlined: called from a mutating method, a
-  /// method call copies the whole tableau first.
-  @inline(__always)
-  private func cellSlot(of symbol: Int32, in row: Int32) -> Int32 {
-    guard Int(symbol) < columns.count else { return -1 }
-    let ordinal = rowOrdinal[Int(row)]
-    if ordinal >= 0 { return indexedSlots[Int(symbol) * ordinalStride + Int(ordinal)] }
-    let segment = rows[Int(row)]
-    let column = columns[Int(symbol)]
-    if column.count < segment.count {
-      for slot in 0..<column.count {
-        let entry = entries[column.start + slot]
-        if entry.row == row { return entry.cellSlot }
+    /// Copies of every table, in memory of their own.
+    func copy() -> Tables {
+      var copy = self
+      copy.cells = cells.copy()
+      copy.entries = entries.copy()
+      copy.rows = rows.copy()
+      copy.constants = constants.copy()
+      copy.columns = columns.copy()
+      copy.freeRows = freeRows.copy()
+      copy.position = position.copy()
+      copy.cancelled = cancelled.copy()
+      copy.accumulator = accumulator.copy()
+      copy.rowOrdinal = rowOrdinal.copy()
+      copy.indexedSlots = indexedSlots.copy()
+      copy.freeOrdinals = freeOrdinals.copy()
+      return copy
+    }
+
+    /// Frees every table.
+    mutating func deallocate() {
+      cells.deallocate()
+      entries.deallocate()
+      rows.deallocate()
+      constants.deallocate()
+      columns.deallocate()
+      freeRows.deallocate()
+      position.deallocate()
+      cancelled.deallocate()
+      accumulator.deallocate()
+      rowOrdinal.deallocate()
+      indexedSlots.deallocate()
+      freeOrdinals.deallocate()
+    }
+
+    /// Frees every table and starts again empty.
+    mutating func removeAll() {
+      deallocate()
+      self = Tables()
+    }
+
+    var bytes: Int {
+      cells.bytes + entries.bytes + rows.bytes + constants.bytes + columns.bytes + position.bytes
+        + rowOrdinal.bytes + indexedSlots.bytes + accumulator.bytes + freeRows.bytes
+        + cancelled.bytes + freeOrdinals.bytes
+    }
+
+    mutating func reserve(symbols: Int) {
+      guard columns.count < symbols else { return }
+      let grown = max(symbols, columns.count * 2)
+      columns.grow(to: grown, with: .empty)
+      position.grow(to: grown, with: -1)
+      indexedSlots.grow(to: grown * ordinalStride, with: -1)
+    }
+
+    mutating func makeRow() -> Int32 {
+      liveRows += 1
+      if let row = freeRows.popLast() {
+        constants[Int(row)] = 0
+        return row
       }
-    } else {
-      for slot in 0..<segment.count where cells[segment.start + slot].symbol == symbol {
-        return slot
+      rows.append(.empty)
+      constants.append(0)
+      rowOrdinal.append(-1)
+      return Int32(rows.count - 1)
+    }
+
+    mutating func makeIndexedRow() -> Int32 {
+      let row = makeRow()
+      let ordinal: Int32
+      if let free = freeOrdinals.popLast() {
+        ordinal = free
+      } else {
+        ordinal = Int32(ordinalStride)
+        widenIndex(to: max(4, 2 * ordinalStride))
+        for free in (ordinal + 1..<Int32(ordinalStride)).reversed() { freeOrdinals.append(free) }
+      }
+      rowOrdinal[Int(row)] = ordinal
+      return row
+    }
+
+    /// Lays the index out again with room for `stride` indexed rows per symbol.
+    private mutating func widenIndex(to stride: Int) {
+      let widened = ManualArray<Int32>(repeating: -1, count: columns.count * stride)
+      for symbol in 0..<columns.count {
+        for ordinal in 0..<ordinalStride {
+          widened[symbol * stride + ordinal] = indexedSlots[symbol * ordinalStride + ordinal]
+        }
+      }
+      indexedSlots.deallocate()
+      indexedSlots = widened
+      ordinalStride = stride
+    }
+
+    mutating func releaseRow(_ row: Int32) {
+      clearRow(row)
+      cells.release(&rows[Int(row)])
+      freeRows.append(row)
+      let ordinal = rowOrdinal[Int(row)]
+      if ordinal >= 0 {
+        // Its slots are all -1 again: clearing the row removed every cell.
+        freeOrdinals.append(ordinal)
+        rowOrdinal[Int(row)] = -1
+      }
+      liveRows -= 1
+      if liveRows == 0 { removeAll() }
+    }
+
+    mutating func clearRow(_ row: Int32) {
+      while rows[Int(row)].count > 0 { removeCell(at: rows[Int(row)].count - 1, of: row) }
+      constants[Int(row)] = 0
+    }
+
+    /// The coefficient of the cell at `slot` of `row`.
+    @inline(__always)
+    func coefficient(at slot: Int32, of row: Int32) -> Double {
+      cells[rows[Int(row)].start + slot].coefficient
+    }
+
+    @inline(__always)
+    func coefficient(of symbol: Int32, in row: Int32) -> Double {
+      let slot = cellSlot(of: symbol, in: row)
+      return slot < 0 ? 0 : coefficient(at: slot, of: row)
+    }
+
+    mutating func add(_ coefficient: Double, for symbol: Int32, to row: Int32) {
+      let slot = cellSlot(of: symbol, in: row)
+      if slot < 0 {
+        if coefficient != 0 { appendCell(symbol, coefficient, to: row) }
+        return
+      }
+      let index = rows[Int(row)].start + slot
+      let sum = prunedSum(cells[index].coefficient, coefficient)
+      if sum == 0 {
+        removeCell(at: slot, of: row)
+      } else {
+        cells[index].coefficient = sum
       }
     }
-    return -1
-  }
 
-  @inline(__always)
-  private mutating func appendCell(_ symbol: Int32, _ coefficient: Double, to row: Int32) {
-    cells.reserveOneMore(&rows[Int(row)])
-    let cellSlot = rows[Int(row)].count
-    let columnSlot = enterInColumn(symbol, at: cellSlot, of: row)
-    cells[rows[Int(row)].start + cellSlot] = RowCell(
-      symbol: symbol, columnSlot: columnSlot, coefficient: coefficient)
-    let ordinal = rowOrdinal[Int(row)]
-    if ordinal >= 0 { indexedSlots[Int(symbol) * ordinalStride + Int(ordinal)] = cellSlot }
-    rows[Int(row)].count += 1
-    cellTotal += 1
-  }
+    mutating func removeCell(for symbol: Int32, from row: Int32) {
+      let slot = cellSlot(of: symbol, in: row)
+      if slot >= 0 { removeCell(at: slot, of: row) }
+    }
 
-  /// Adds an entry for the cell of `symbol` at `slot` of `row` to the end of the symbol's column;
-  /// returns its place there, which the cell keeps.
-  @inline(__always)
-  private mutating func enterInColumn(_ symbol: Int32, at slot: Int32, of row: Int32) -> Int32 {
-    entries.reserveOneMore(&columns[Int(symbol)])
-    let columnSlot = columns[Int(symbol)].count
-    entries[columns[Int(symbol)].start + columnSlot] = ColumnEntry(row: row, cellSlot: slot)
-    columns[Int(symbol)].count += 1
-    return columnSlot
-  }
+    mutating func add(row source: Int32, times factor: Double, to target: Int32) {
+      constants[Int(target)] += factor * constants[Int(source)]
+      let sourceSegment = rows[Int(source)]
+      // An indexed target (an objective row), or a long target with a short source: find each
+      // source symbol in the target on its own, so the cost does not grow with the target.
+      let isLong = rows[Int(target)].count > 8 * (sourceSegment.count + 1)
+      if rowOrdinal[Int(target)] >= 0 || isLong {
+        for sourceSlot in 0..<sourceSegment.count {
+          let cell = cells[sourceSegment.start + sourceSlot]
+          add(factor * cell.coefficient, for: cell.symbol, to: target)
+        }
+        return
+      }
+      // Scatter the target's cells and count the source's symbols it lacks; make room for them,
+      // then merge the source's cells in. Appended cells keep the source's order, and each joins
+      // the end of its column, as one append at a time would leave them.
+      var segment = rows[Int(target)]
+      let sourceCount = Int(sourceSegment.count)
+      var fresh: Int32 = 0
+      do {
+        let targetCells = cells.slots(of: segment)
+        let sourceCells = cells.slots(of: sourceSegment)
+        for slot in 0..<Int(segment.count) {
+          position[Int(targetCells[slot].symbol)] = Int32(slot)
+        }
+        for slot in 0..<sourceCount {
+          let cell = sourceCells[slot]
+          if position[Int(cell.symbol)] < 0 && factor * cell.coefficient != 0 { fresh += 1 }
+        }
+      }
+      if fresh > 0 {
+        cells.reserve(&rows[Int(target)], toHold: segment.count + fresh)
+        segment = rows[Int(target)]
+      }
+      let firstAppended = segment.count
+      var count = segment.count
+      cancelled.removeAll()
+      do {
+        // Read after the reserve, which may have moved the target (never the source).
+        let targetCells = cells.slots(of: segment)
+        let sourceCells = cells.slots(of: rows[Int(source)])
+        for sourceSlot in 0..<sourceCount {
+          let cell = sourceCells[sourceSlot]
+          let delta = factor * cell.coefficient
+          let slot = position[Int(cell.symbol)]
+          if slot >= 0 {
+            let sum = prunedSum(targetCells[Int(slot)].coefficient, delta)
+            targetCells[Int(slot)].coefficient = sum
+            if sum == 0 { cancelled.append(slot) }
+          } else if delta != 0 {
+            targetCells[Int(count)] = RowCell(
+              symbol: cell.symbol, columnSlot: -1, coefficient: delta)
+            position[Int(cell.symbol)] = count
+            count += 1
+          }
+        }
+        for slot in 0..<Int(count) { position[Int(targetCells[slot].symbol)] = -1 }
+      }
+      rows[Int(target)].count = count
+      for slot in firstAppended..<count {
+        let index = segment.start + slot
+        cells[index].columnSlot = enterInColumn(cells[index].symbol, at: slot, of: target)
+      }
+      cellTotal += Int(count - firstAppended)
+      if !cancelled.isEmpty {
+        // Highest slot first: a swap-remove only moves cells from above the removed slot.
+        if cancelled.count <= 16 {
+          Self.sortDescending(cancelled)
+        } else {
+          // Many: the cells they name are the row's only zeros, so a scan from the top lists
+          // them in order, for less than a sort (the row is at most a few times the source's
+          // length).
+          cancelled.removeAll()
+          for slot in stride(from: count - 1, through: 0, by: -1)
+          where cells[segment.start + slot].coefficient == 0 {
+            cancelled.append(slot)
+          }
+        }
+        removeCancelledCells(of: target)
+      }
+      cancelled.removeAll()
+    }
 
-  /// Removes the cells at `slots` (distinct, highest first) from `row`, a row without an index:
-  /// the swap-removes of ``removeCell(at:of:)`` one after another, in one pass over the pools
-  /// without a check per access (nothing grows while cells are removed).
-  private mutating func removeCells(atDescending slots: [Int32], of row: Int32) {
-    let rowStart = rows[Int(row)].start
-    var rowCount = rows[Int(row)].count
-    cells.withUnsafeMutableSlots { cells in
-      entries.withUnsafeMutableSlots { entries in
-        columns.withUnsafeMutableBufferPointer { columns in
-          rows.withUnsafeBufferPointer { rows in
-            for slot in slots {
-              let cell = cells[Int(rowStart + slot)]
-              // Swap-remove the column entry, re-pointing the cell of the entry that moves.
-              let column = columns[Int(cell.symbol)]
-              let lastEntry = entries[Int(column.start + column.count - 1)]
-              entries[Int(column.start + cell.columnSlot)] = lastEntry
-              cells[Int(rows[Int(lastEntry.row)].start + lastEntry.cellSlot)].columnSlot =
-                cell.columnSlot
-              columns[Int(cell.symbol)].count -= 1
-              // Swap-remove the row cell, re-pointing the column entry of the cell that moves.
-              let lastSlot = rowCount - 1
-              if slot != lastSlot {
-                let lastCell = cells[Int(rowStart + lastSlot)]
-                cells[Int(rowStart + slot)] = lastCell
-                entries[Int(columns[Int(lastCell.symbol)].start + lastCell.columnSlot)].cellSlot =
-                  slot
-              }
-              rowCount -= 1
-            }
+    /// Sorts a few distinct slots from the highest down, by insertion (the library sort's
+    /// generic set-up costs more than sorting them).
+    private static func sortDescending(_ slots: ManualArray<Int32>) {
+      guard slots.count > 1 else { return }
+      for index in 1..<slots.count {
+        let slot = slots[index]
+        var place = index
+        while place > 0 && slots[place - 1] < slot {
+          slots[place] = slots[place - 1]
+          place -= 1
+        }
+        slots[place] = slot
+      }
+    }
+
+    mutating func scale(row: Int32, by factor: Double) {
+      constants[Int(row)] *= factor
+      let segment = rows[Int(row)]
+      let rowCells = cells.slots(of: segment)
+      for slot in 0..<Int(segment.count) { rowCells[slot].coefficient *= factor }
+    }
+
+    mutating func substitute(_ symbol: Int32, with source: Int32, changed: inout [Int32]) {
+      var column = columns[Int(symbol)]
+      var skipped: Int32 = 0
+      while column.count > skipped {
+        let entry = entries[column.start + column.count - 1 - skipped]
+        if entry.row == source {
+          skipped += 1
+          continue
+        }
+        let coefficient = coefficient(at: entry.cellSlot, of: entry.row)
+        removeCell(at: entry.cellSlot, of: entry.row)
+        add(row: source, times: coefficient, to: entry.row)
+        changed.append(entry.row)
+        column = columns[Int(symbol)]
+      }
+    }
+
+    /// In one pass: the row is gathered into ``accumulator`` once, every definition is added
+    /// there, and the row is written back once. One definition added at a time instead would
+    /// gather and write the row back per definition, and a symbol that one definition brings in
+    /// and a later one replaces would enter the row and its column only to leave them again;
+    /// expanding a layout's new row reaches ten definitions or so. A replaced symbol leaves the
+    /// workspace at once, so the workspace never holds more than the row would.
+    mutating func substituteDefinitions(
+      of symbols: [Int32], in row: Int32, definitions: [Int32]
+    ) {
+      var definitionCells: Int32 = 0
+      for symbol in symbols { definitionCells += rows[Int(definitions[Int(symbol)])].count }
+      guard symbols.count > 2, rowOrdinal[Int(row)] < 0,
+        rows[Int(row)].count <= 8 * (definitionCells + 1)
+      else {
+        // One or two definitions cost less added one at a time than gathered and written
+        // back; so does a long row (or an indexed one) with short definitions, whose cells are
+        // then found in the row on their own, as ``add(row:times:to:)`` does, rather than
+        // gathering the whole row (into a workspace that would then be as long).
+        for symbol in symbols {
+          let coefficient = coefficient(of: symbol, in: row)
+          guard coefficient != 0 else { continue }
+          removeCell(for: symbol, from: row)
+          add(row: definitions[Int(symbol)], times: coefficient, to: row)
+        }
+        return
+      }
+      accumulator.removeAll()
+      cancelled.removeAll()
+      let segment = rows[Int(row)]
+      var constant = constants[Int(row)]
+      for slot in 0..<segment.count {
+        let cell = cells[segment.start + slot]
+        position[Int(cell.symbol)] = Int32(accumulator.count)
+        accumulator.append(
+          AccumulatedCell(symbol: cell.symbol, coefficient: cell.coefficient, slot: slot))
+      }
+      for symbol in symbols {
+        let index = Int(position[Int(symbol)])
+        guard index >= 0 else { continue }
+        let factor = accumulator[index].coefficient
+        guard factor != 0 else { continue }
+        // The symbol leaves: its cell, if the row held one, is removed at the end.
+        if accumulator[index].slot >= 0 { cancelled.append(accumulator[index].slot) }
+        position[Int(symbol)] = -1
+        let last = accumulator.count - 1
+        if index != last {
+          accumulator[index] = accumulator[last]
+          position[Int(accumulator[index].symbol)] = Int32(index)
+        }
+        accumulator.removeLast()
+        let definition = definitions[Int(symbol)]
+        constant += factor * constants[Int(definition)]
+        let source = rows[Int(definition)]
+        let sourceCells = cells.slots(of: source)
+        for slot in 0..<Int(source.count) {
+          let cell = sourceCells[slot]
+          let delta = factor * cell.coefficient
+          let at = Int(position[Int(cell.symbol)])
+          if at >= 0 {
+            // Pruned as it is formed: a residue left for later would be expanded as a factor
+            // when its symbol's turn comes, bringing in cells of that residue's size.
+            accumulator[at].coefficient = prunedSum(accumulator[at].coefficient, delta)
+          } else if delta != 0 {
+            position[Int(cell.symbol)] = Int32(accumulator.count)
+            accumulator.append(AccumulatedCell(symbol: cell.symbol, coefficient: delta, slot: -1))
           }
         }
       }
+      constants[Int(row)] = constant
+      // Write back: coefficients in place, cancelled cells out (highest slot first), new cells
+      // in.
+      var fresh: Int32 = 0
+      for index in accumulator.indices {
+        let entry = accumulator[index]
+        position[Int(entry.symbol)] = -1
+        if entry.coefficient == 0 {
+          if entry.slot >= 0 { cancelled.append(entry.slot) }
+        } else if entry.slot >= 0 {
+          cells[segment.start + entry.slot].coefficient = entry.coefficient
+        } else {
+          fresh += 1
+        }
+      }
+      if !cancelled.isEmpty {
+        if cancelled.count <= 16 {
+          Self.sortDescending(cancelled)
+        } else {
+          var slots = UnsafeMutableBufferPointer(
+            start: cancelled.pointer(from: 0, length: cancelled.count), count: cancelled.count)
+          slots.sort(by: >)
+        }
+        removeCancelledCells(of: row)
+      }
+      if fresh > 0 {
+        cells.reserve(&rows[Int(row)], toHold: rows[Int(row)].count + fresh)
+        for index in accumulator.indices {
+          let entry = accumulator[index]
+          if entry.slot < 0 && entry.coefficient != 0 {
+            appendCell(entry.symbol, entry.coefficient, to: row)
+          }
+        }
+      }
+      cancelled.removeAll()
+      accumulator.removeAll()
     }
-    rows[Int(row)].count = rowCount
-    cellTotal -= slots.count
-  }
 
-  @inline(__always)
-  private mutating func removeCell(at slot: Int32, of row: Int32) {
-    let segment = rows[Int(row)]
-    let cell = cells[segment.start + slot]
-    // Swap-remove the column entry, re-pointing the cell of the entry that moves.
-    let column = columns[Int(cell.symbol)]
-    let lastEntry = entries[column.start + column.count - 1]
-    entries[column.start + cell.columnSlot] = lastEntry
-    cells[rows[Int(lastEntry.row)].start + lastEntry.cellSlot].columnSlot = cell.columnSlot
-    columns[Int(cell.symbol)].count -= 1
-    // Swap-remove the row cell, re-pointing the column entry (and index) of the cell that moves.
-    let lastSlot = segment.count - 1
-    let ordinal = Int(rowOrdinal[Int(row)])
-    if ordinal >= 0 { indexedSlots[Int(cell.symbol) * ordinalStride + ordinal] = -1 }
-    if slot != lastSlot {
-      let lastCell = cells[segment.start + lastSlot]
-      cells[segment.start + slot] = lastCell
-      entries[columns[Int(lastCell.symbol)].start + lastCell.columnSlot].cellSlot = slot
-      if ordinal >= 0 { indexedSlots[Int(lastCell.symbol) * ordinalStride + ordinal] = slot }
+    mutating func releaseSymbol(_ symbol: Int32) {
+      guard Int(symbol) < columns.count else { return }
+      precondition(columns[Int(symbol)].count == 0, "a retired symbol still has cells")
+      entries.release(&columns[Int(symbol)])
     }
-    rows[Int(row)].count -= 1
-    cellTotal -= 1
+
+    mutating func compactIfWasteful() {
+      // Measured by the slots segments have taken, which a steady state of moves reuses, not by
+      // the capacity, which doubling leaves anywhere up to twice that: a threshold between the
+      // two would compact, regrow and compact again on every resize.
+      let limit = 4 * cellTotal + 4096
+      if Int(cells.taken) > limit { cells.compact(&rows, holding: cellTotal) }
+      if Int(entries.taken) > limit { entries.compact(&columns, holding: cellTotal) }
+    }
+
+    mutating func trimExcess() {
+      if cells.isWasteful(holding: cellTotal, beyond: 1.5) {
+        cells.compact(&rows, holding: cellTotal)
+      }
+      if entries.isWasteful(holding: cellTotal, beyond: 1.5) {
+        entries.compact(&columns, holding: cellTotal)
+      }
+      accumulator.trimExcessCapacity()
+      rows.trimExcessCapacity()
+      constants.trimExcessCapacity()
+      rowOrdinal.trimExcessCapacity()
+      columns.trimExcessCapacity()
+      position.trimExcessCapacity()
+      indexedSlots.trimExcessCapacity()
+    }
+
+    // MARK: - Cells
+
+    /// The slot of `symbol`'s cell in `row`, or -1: from the index if the row has one, else by
+    /// scanning the shorter of the row and the column.
+    @inline(__always)
+    func cellSlot(of symbol: Int32, in row: Int32) -> Int32 {
+      guard Int(symbol) < columns.count else { return -1 }
+      let ordinal = rowOrdinal[Int(row)]
+      if ordinal >= 0 { return indexedSlots[Int(symbol) * ordinalStride + Int(ordinal)] }
+      let segment = rows[Int(row)]
+      let column = columns[Int(symbol)]
+      if column.count < segment.count {
+        let columnEntries = entries.slots(of: column)
+        for slot in 0..<Int(column.count) where columnEntries[slot].row == row {
+          return columnEntries[slot].cellSlot
+        }
+      } else {
+        let rowCells = cells.slots(of: segment)
+        for slot in 0..<Int(segment.count) where rowCells[slot].symbol == symbol {
+          return Int32(slot)
+        }
+      }
+      return -1
+    }
+
+    @inline(__always)
+    private mutating func appendCell(_ symbol: Int32, _ coefficient: Double, to row: Int32) {
+      cells.reserveOneMore(&rows[Int(row)])
+      let segment = rows[Int(row)]
+      let cellSlot = segment.count
+      let columnSlot = enterInColumn(symbol, at: cellSlot, of: row)
+      cells[segment.start + cellSlot] = RowCell(
+        symbol: symbol, columnSlot: columnSlot, coefficient: coefficient)
+      let ordinal = rowOrdinal[Int(row)]
+      if ordinal >= 0 { indexedSlots[Int(symbol) * ordinalStride + Int(ordinal)] = cellSlot }
+      rows[Int(row)].count = cellSlot + 1
+      cellTotal += 1
+    }
+
+    /// Adds an entry for the cell of `symbol` at `slot` of `row` to the end of the symbol's
+    /// column; returns its place there, which the cell keeps.
+    @inline(__always)
+    private mutating func enterInColumn(_ symbol: Int32, at slot: Int32, of row: Int32) -> Int32 {
+      entries.reserveOneMore(&columns[Int(symbol)])
+      let column = columns[Int(symbol)]
+      entries[column.start + column.count] = ColumnEntry(row: row, cellSlot: slot)
+      columns[Int(symbol)].count = column.count + 1
+      return column.count
+    }
+
+    /// Removes the cells at the slots in ``cancelled`` (distinct, highest first) from `row`, a
+    /// row without an index: the swap-removes of ``removeCell(at:of:)`` one after another.
+    private mutating func removeCancelledCells(of row: Int32) {
+      let rowStart = rows[Int(row)].start
+      var rowCount = rows[Int(row)].count
+      for index in cancelled.indices {
+        let slot = cancelled[index]
+        let cell = cells[rowStart + slot]
+        // Swap-remove the column entry, re-pointing the cell of the entry that moves.
+        let column = columns[Int(cell.symbol)]
+        let lastEntry = entries[column.start + column.count - 1]
+        entries[column.start + cell.columnSlot] = lastEntry
+        cells[rows[Int(lastEntry.row)].start + lastEntry.cellSlot].columnSlot = cell.columnSlot
+        columns[Int(cell.symbol)].count = column.count - 1
+        // Swap-remove the row cell, re-pointing the column entry of the cell that moves.
+        let lastSlot = rowCount - 1
+        if slot != lastSlot {
+          let lastCell = cells[rowStart + lastSlot]
+          cells[rowStart + slot] = lastCell
+          entries[columns[Int(lastCell.symbol)].start + lastCell.columnSlot].cellSlot = slot
+        }
+        rowCount -= 1
+      }
+      rows[Int(row)].count = rowCount
+      cellTotal -= cancelled.count
+    }
+
+    @inline(__always)
+    private mutating func removeCell(at slot: Int32, of row: Int32) {
+      let segment = rows[Int(row)]
+      let cell = cells[segment.start + slot]
+      // Swap-remove the column entry, re-pointing the cell of the entry that moves.
+      let column = columns[Int(cell.symbol)]
+      let lastEntry = entries[column.start + column.count - 1]
+      entries[column.start + cell.columnSlot] = lastEntry
+      cells[rows[Int(lastEntry.row)].start + lastEntry.cellSlot].columnSlot = cell.columnSlot
+      columns[Int(cell.symbol)].count = column.count - 1
+      // Swap-remove the row cell, re-pointing the column entry (and index) of the cell that
+      // moves.
+      let lastSlot = segment.count - 1
+      let ordinal = Int(rowOrdinal[Int(row)])
+      if ordinal >= 0 { indexedSlots[Int(cell.symbol) * ordinalStride + ordinal] = -1 }
+      if slot != lastSlot {
+        let lastCell = cells[segment.start + lastSlot]
+        cells[segment.start + slot] = lastCell
+        entries[columns[Int(lastCell.symbol)].start + lastCell.columnSlot].cellSlot = slot
+        if ordinal >= 0 { indexedSlots[Int(lastCell.symbol) * ordinalStride + ordinal] = slot }
+      }
+      rows[Int(row)].count = segment.count - 1
+      cellTotal -= 1
+    }
   }
 }

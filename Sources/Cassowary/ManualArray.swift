@@ -1,0 +1,139 @@
+/// A growable array of plain values whose memory its owner allocates and frees explicitly: the
+/// sparse tableau's tables.
+///
+/// A Swift `Array` checks, on every write, that its buffer is not shared (copy on write); the
+/// sparse tableau writes its tables a few million times while a 10,000-view layout is built,
+/// and those checks were about a tenth of its instructions. The tableau keeps its tables in one
+/// heap object that it checks once per operation instead (see ``SparseTableau``), and that
+/// object holds them as manual arrays. Indices are checked as an array's are.
+///
+/// Copying the struct does not copy the elements: only ``copy()`` does, and only
+/// ``deallocate()`` frees them.
+struct ManualArray<Element: BitwiseCopyable> {
+  private(set) var base: UnsafeMutablePointer<Element>? = nil
+  private(set) var count = 0
+  private(set) var capacity = 0
+
+  /// An empty array, holding no memory.
+  init() {}
+
+  /// An array of `count` copies of `element`.
+  init(repeating element: Element, count: Int) {
+    grow(to: count, with: element)
+  }
+
+  /// Element `index`, which must be in `0..<count`.
+  subscript(index: Int) -> Element {
+    @inline(__always) unsafeAddress {
+      precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "index out of range")
+      return UnsafePointer(base.unsafelyUnwrapped + index)
+    }
+    @inline(__always) nonmutating unsafeMutableAddress {
+      precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "index out of range")
+      return base.unsafelyUnwrapped + index
+    }
+  }
+
+  /// The elements `start..<start + length`, which must all be in the array, as a pointer to the
+  /// first: for a loop over a run of elements with one check for the whole run.
+  @inline(__always)
+  func pointer(from start: Int, length: Int) -> UnsafeMutablePointer<Element> {
+    precondition(
+      start >= 0 && length >= 0 && start <= count - length, "range out of bounds")
+    // An array that never held memory has no base: an empty run there starts at a placeholder
+    // that is never read.
+    return (base ?? Self.placeholder) + start
+  }
+
+  /// A non-null, aligned address for an empty run of an array without memory.
+  private static var placeholder: UnsafeMutablePointer<Element> {
+    UnsafeMutablePointer(bitPattern: MemoryLayout<Element>.alignment).unsafelyUnwrapped
+  }
+
+  var isEmpty: Bool { count == 0 }
+
+  var indices: Range<Int> { 0..<count }
+
+  /// The last element, if any.
+  var last: Element? { count > 0 ? base.unsafelyUnwrapped[count - 1] : nil }
+
+  /// Bytes of memory held.
+  var bytes: Int { capacity * MemoryLayout<Element>.stride }
+
+  @inline(__always)
+  mutating func append(_ element: Element) {
+    if count == capacity { reallocate(capacity: Swift.max(4, 2 * capacity)) }
+    base.unsafelyUnwrapped[count] = element
+    count += 1
+  }
+
+  @inline(__always)
+  @discardableResult
+  mutating func removeLast() -> Element {
+    precondition(count > 0, "removeLast() on an empty array")
+    count -= 1
+    return base.unsafelyUnwrapped[count]
+  }
+
+  @inline(__always)
+  mutating func popLast() -> Element? {
+    guard count > 0 else { return nil }
+    count -= 1
+    return base.unsafelyUnwrapped[count]
+  }
+
+  /// Empties the array, keeping its memory.
+  @inline(__always)
+  mutating func removeAll() { count = 0 }
+
+  /// Makes room for `minimumCapacity` elements in all.
+  mutating func reserveCapacity(_ minimumCapacity: Int) {
+    if minimumCapacity > capacity { reallocate(capacity: minimumCapacity) }
+  }
+
+  /// Appends `filler` until the array holds `count` elements; beyond the capacity, the memory at
+  /// least doubles.
+  mutating func grow(to count: Int, with filler: Element) {
+    guard count > self.count else { return }
+    if count > capacity { reallocate(capacity: Swift.max(count, 2 * capacity)) }
+    (base.unsafelyUnwrapped + self.count).initialize(repeating: filler, count: count - self.count)
+    self.count = count
+  }
+
+  /// Moves the elements into memory of their size when growth left an eighth or more of the
+  /// capacity unused (and more than a few kilobytes' worth of elements), as
+  /// `Array.trimExcessCapacity()` does.
+  mutating func trimExcessCapacity() {
+    guard capacity > count + count / 8 + 1024 else { return }
+    reallocate(capacity: count)
+  }
+
+  /// An array holding copies of the elements, in memory of its own with the same capacity.
+  func copy() -> ManualArray {
+    var copy = ManualArray()
+    copy.reallocate(capacity: capacity)
+    if let base, count > 0 { copy.base.unsafelyUnwrapped.initialize(from: base, count: count) }
+    copy.count = count
+    return copy
+  }
+
+  /// Frees the memory; the array is empty afterwards.
+  mutating func deallocate() {
+    base?.deallocate()
+    base = nil
+    count = 0
+    capacity = 0
+  }
+
+  /// Moves the elements to memory for `capacity` elements (at least `count`).
+  private mutating func reallocate(capacity newCapacity: Int) {
+    guard newCapacity > 0 else { return deallocate() }
+    let memory = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+    if let base {
+      if count > 0 { memory.initialize(from: base, count: count) }
+      base.deallocate()
+    }
+    base = memory
+    capacity = newCapacity
+  }
+}
