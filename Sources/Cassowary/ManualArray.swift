@@ -10,7 +10,8 @@
 /// Copying the struct does not copy the elements: only ``copy()`` does, and only
 /// ``deallocate()`` frees them.
 struct ManualArray<Element: BitwiseCopyable> {
-  private(set) var base: UnsafeMutablePointer<Element>? = nil
+  /// The first element; an array that holds no memory points at a placeholder never read.
+  private(set) var base = placeholder
   private(set) var count = 0
   private(set) var capacity = 0
 
@@ -26,11 +27,11 @@ struct ManualArray<Element: BitwiseCopyable> {
   subscript(index: Int) -> Element {
     @inline(__always) unsafeAddress {
       precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "index out of range")
-      return UnsafePointer(base.unsafelyUnwrapped + index)
+      return UnsafePointer(base + index)
     }
     @inline(__always) nonmutating unsafeMutableAddress {
       precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "index out of range")
-      return base.unsafelyUnwrapped + index
+      return base + index
     }
   }
 
@@ -40,12 +41,10 @@ struct ManualArray<Element: BitwiseCopyable> {
   func pointer(from start: Int, length: Int) -> UnsafeMutablePointer<Element> {
     precondition(
       start >= 0 && length >= 0 && start <= count - length, "range out of bounds")
-    // An array that never held memory has no base: an empty run there starts at a placeholder
-    // that is never read.
-    return (base ?? Self.placeholder) + start
+    return base + start
   }
 
-  /// A non-null, aligned address for an empty run of an array without memory.
+  /// A non-null, aligned address for an array without memory: nothing is ever read there.
   private static var placeholder: UnsafeMutablePointer<Element> {
     UnsafeMutablePointer(bitPattern: MemoryLayout<Element>.alignment).unsafelyUnwrapped
   }
@@ -55,7 +54,7 @@ struct ManualArray<Element: BitwiseCopyable> {
   var indices: Range<Int> { 0..<count }
 
   /// The last element, if any.
-  var last: Element? { count > 0 ? base.unsafelyUnwrapped[count - 1] : nil }
+  var last: Element? { count > 0 ? base[count - 1] : nil }
 
   /// Bytes of memory held.
   var bytes: Int { capacity * MemoryLayout<Element>.stride }
@@ -63,7 +62,7 @@ struct ManualArray<Element: BitwiseCopyable> {
   @inline(__always)
   mutating func append(_ element: Element) {
     if count == capacity { reallocate(capacity: Swift.max(4, 2 * capacity)) }
-    base.unsafelyUnwrapped[count] = element
+    base[count] = element
     count += 1
   }
 
@@ -72,14 +71,14 @@ struct ManualArray<Element: BitwiseCopyable> {
   mutating func removeLast() -> Element {
     precondition(count > 0, "removeLast() on an empty array")
     count -= 1
-    return base.unsafelyUnwrapped[count]
+    return base[count]
   }
 
   @inline(__always)
   mutating func popLast() -> Element? {
     guard count > 0 else { return nil }
     count -= 1
-    return base.unsafelyUnwrapped[count]
+    return base[count]
   }
 
   /// Empties the array, keeping its memory.
@@ -96,7 +95,7 @@ struct ManualArray<Element: BitwiseCopyable> {
   mutating func grow(to count: Int, with filler: Element) {
     guard count > self.count else { return }
     if count > capacity { reallocate(capacity: Swift.max(count, 2 * capacity)) }
-    (base.unsafelyUnwrapped + self.count).initialize(repeating: filler, count: count - self.count)
+    (base + self.count).initialize(repeating: filler, count: count - self.count)
     self.count = count
   }
 
@@ -112,15 +111,15 @@ struct ManualArray<Element: BitwiseCopyable> {
   func copy() -> ManualArray {
     var copy = ManualArray()
     copy.reallocate(capacity: capacity)
-    if let base, count > 0 { copy.base.unsafelyUnwrapped.initialize(from: base, count: count) }
+    if count > 0 { copy.base.initialize(from: base, count: count) }
     copy.count = count
     return copy
   }
 
   /// Frees the memory; the array is empty afterwards.
   mutating func deallocate() {
-    base?.deallocate()
-    base = nil
+    if capacity > 0 { base.deallocate() }
+    base = Self.placeholder
     count = 0
     capacity = 0
   }
@@ -129,7 +128,7 @@ struct ManualArray<Element: BitwiseCopyable> {
   private mutating func reallocate(capacity newCapacity: Int) {
     guard newCapacity > 0 else { return deallocate() }
     let memory = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
-    if let base {
+    if capacity > 0 {
       if count > 0 { memory.initialize(from: base, count: count) }
       base.deallocate()
     }
