@@ -49,13 +49,6 @@ struct ManualArray<Element: BitwiseCopyable> {
     UnsafeMutablePointer(bitPattern: MemoryLayout<Element>.alignment).unsafelyUnwrapped
   }
 
-  var isEmpty: Bool { count == 0 }
-
-  var indices: Range<Int> { 0..<count }
-
-  /// The last element, if any.
-  var last: Element? { count > 0 ? base[count - 1] : nil }
-
   /// Bytes of memory held.
   var bytes: Int { capacity * MemoryLayout<Element>.stride }
 
@@ -135,4 +128,9 @@ struct ManualArray<Element: BitwiseCopyable> {
     base = memory
     capacity = newCapacity
   }
+}
+
+extension ManualArray: RandomAccessCollection {
+  var startIndex: Int { 0 }
+  var endIndex: Int { count }
 }

@@ -5,10 +5,10 @@
 /// place in its row, so finding, adding and removing a cell are O(1), and a substitution costs
 /// O(cells touched) rather than O(all rows). Nothing is a heap object of its own.
 ///
-/// The tables live in one heap object, in manual memory (``ManualArray``). A tableau is still a
-/// value: each operation that changes it first checks that no copy shares that object, and
-/// copies the tables if one does; that one check per operation replaces an array's check per
-/// write.
+/// The tables live in manual memory (``ManualArray``) that one heap object owns
+/// (``ManualStorage``). A tableau is still a value: each operation that changes it first checks
+/// that no copy shares that object, and copies the tables if one does; that one check per
+/// operation replaces an array's check per write.
 public struct SparseTableau: TableauStorage {
   struct RowCell: PoolElement {
     var symbol: Int32
@@ -48,37 +48,21 @@ public struct SparseTableau: TableauStorage {
     var slot: Int32  // the cell's slot in the row, or -1 for a cell the row does not hold yet
   }
 
-  /// The heap object that owns the tables and frees their memory.
-  final class Storage {
-    let tables: UnsafeMutablePointer<Tables>
-
-    init(_ tables: Tables) {
-      self.tables = .allocate(capacity: 1)
-      self.tables.initialize(to: tables)
-    }
-
-    deinit {
-      tables.pointee.deallocate()
-      tables.deinitialize(count: 1)
-      tables.deallocate()
-    }
-  }
-
-  private var storage = Storage(Tables())
+  private var storage = ManualStorage(Tables())
 
   /// An empty tableau.
   public init() {}
 
   /// The tables, to read.
   @inline(__always)
-  private var tables: UnsafeMutablePointer<Tables> { storage.tables }
+  private var tables: UnsafeMutablePointer<Tables> { storage.contents }
 
   /// The tables, to change: copied first when another tableau shares them.
   @inline(__always)
   private var uniqueTables: UnsafeMutablePointer<Tables> {
     mutating get {
-      if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.tables.pointee.copy()) }
-      return storage.tables
+      if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+      return storage.contents
     }
   }
 
@@ -200,7 +184,7 @@ public struct SparseTableau: TableauStorage {
 extension SparseTableau {
   /// Everything the tableau holds: the pools, the per-row and per-symbol tables and the
   /// workspaces, in manual memory that ``deallocate()`` frees.
-  struct Tables {
+  struct Tables: ManuallyAllocated {
     /// Rows start with room for four cells: a constraint's row holds its terms and one or two
     /// markers, three cells for most of a layout's, which from two slots would move once more.
     var cells = SegmentPool(
