@@ -76,7 +76,7 @@ struct ManualArray<Element: BitwiseCopyable> {
 
   /// Empties the array, keeping its memory.
   @inline(__always)
-  mutating func removeAll() { count = 0 }
+  mutating func removeAllKeepingCapacity() { count = 0 }
 
   /// Makes room for `minimumCapacity` elements in all.
   mutating func reserveCapacity(_ minimumCapacity: Int) {

@@ -17,7 +17,7 @@ extension Solver {
   /// Whether `symbol` is an external variable with a definition, for the static walks below.
   @inline(__always)
   static func isBasicExternal(
-    _ symbol: Int32, _ symbolKind: [SymbolKind], _ basicRow: [Int32]
+    _ symbol: Int32, _ symbolKind: ManualArray<SymbolKind>, _ basicRow: ManualArray<Int32>
   ) -> Bool {
     symbolKind[Int(symbol)] == .external && basicRow[Int(symbol)] >= 0
   }
@@ -73,7 +73,7 @@ extension Solver {
     var stack = takeScratch()
     Self.orderDefinitions(
       reachedFrom: row, downstreamOf: subject, in: tableau, symbolKind, basicRow,
-      marked: symbolMark, markEpoch, visits: &visitMark, visitEpoch, &stack, &order)
+      marked: symbolMark, markEpoch, visits: visitMark, visitEpoch, &stack, &order)
     order.reverse()
     tableau.substituteDefinitions(of: order, in: row, definitions: basicRow)
     returnScratch(stack)
@@ -90,10 +90,12 @@ extension Solver {
   /// shares the mark table's storage, so the next mark copies the whole table.
   private static func orderDefinitions(
     reachedFrom row: Int32, downstreamOf subject: Int32, in tableau: Tableau,
-    _ symbolKind: [SymbolKind], _ basicRow: [Int32], marked marks: [UInt32], _ markEpoch: UInt32,
-    visits: inout [UInt32], _ visitEpoch: UInt32, _ stack: inout [Int32], _ order: inout [Int32]
+    _ symbolKind: ManualArray<SymbolKind>, _ basicRow: ManualArray<Int32>,
+    marked marks: ManualArray<UInt32>, _ markEpoch: UInt32,
+    visits: ManualArray<UInt32>, _ visitEpoch: UInt32, _ stack: inout [Int32],
+    _ order: inout [Int32]
   ) {
-    func appendSelected(of row: Int32, _ visits: [UInt32], to stack: inout [Int32]) {
+    func appendSelected(of row: Int32, _ visits: ManualArray<UInt32>, to stack: inout [Int32]) {
       tableau.forEachCell(of: row) { symbol, _ in
         guard visits[Int(symbol)] != visitEpoch, isBasicExternal(symbol, symbolKind, basicRow)
         else { return }
@@ -136,7 +138,8 @@ extension Solver {
 
   /// ``appendBasicExternals(of:to:)`` for the static walks, with the tables passed in.
   static func appendBasicExternals(
-    of row: Int32, in tableau: Tableau, _ symbolKind: [SymbolKind], _ basicRow: [Int32],
+    of row: Int32, in tableau: Tableau, _ symbolKind: ManualArray<SymbolKind>,
+    _ basicRow: ManualArray<Int32>,
     to buffer: inout [Int32]
   ) {
     tableau.forEachCell(of: row) { symbol, _ in
@@ -158,7 +161,7 @@ extension Solver {
   /// the tables passed in, for the static walks.
   @inline(__always)
   static func definedVariable(
-    by row: Int32, _ rowSubject: [Int32], _ symbolKind: [SymbolKind]
+    by row: Int32, _ rowSubject: ManualArray<Int32>, _ symbolKind: ManualArray<SymbolKind>
   ) -> Int32? {
     let subject = rowSubject[Int(row)]
     return subject >= 0 && symbolKind[Int(subject)] == .external ? subject : nil
@@ -211,8 +214,8 @@ extension Solver {
     nextVisitEpoch()
     var stack = takeScratch()
     let found = Self.markUpstream(
-      of: row, reaching: subject, in: tableau, symbolKind, basicRow, marks: &symbolMark,
-      markEpoch, visits: &visitMark, visitEpoch, limit: upstreamWalkLimit, &stack)
+      of: row, reaching: subject, in: tableau, symbolKind, basicRow, marks: symbolMark,
+      markEpoch, visits: visitMark, visitEpoch, limit: upstreamWalkLimit, &stack)
     returnScratch(stack)
     return found
   }
@@ -254,8 +257,10 @@ extension Solver {
   /// past `limit` definitions (the marks are then incomplete). Static, with the tables it
   /// reads and writes passed in, for the reason given at ``orderDefinitions``.
   private static func markUpstream(
-    of row: Int32, reaching subject: Int32, in tableau: Tableau, _ symbolKind: [SymbolKind],
-    _ basicRow: [Int32], marks: inout [UInt32], _ markEpoch: UInt32, visits: inout [UInt32],
+    of row: Int32, reaching subject: Int32, in tableau: Tableau,
+    _ symbolKind: ManualArray<SymbolKind>,
+    _ basicRow: ManualArray<Int32>, marks: ManualArray<UInt32>, _ markEpoch: UInt32,
+    visits: ManualArray<UInt32>,
     _ visitEpoch: UInt32, limit: Int, _ stack: inout [Int32]
   ) -> Bool? {
     // `~symbol` on the stack means "symbol's dependencies are done".
@@ -379,8 +384,10 @@ extension Solver {
 
   /// The value of definition `row` when every variable it refers to is up to date, else nil.
   private static func currentSum(
-    of row: Int32, in tableau: Tableau, _ symbolKind: [SymbolKind], _ basicRow: [Int32],
-    _ symbolVariable: [Int32], _ needsEvaluation: [Bool], _ cachedValue: [Double]
+    of row: Int32, in tableau: Tableau, _ symbolKind: ManualArray<SymbolKind>,
+    _ basicRow: ManualArray<Int32>,
+    _ symbolVariable: ManualArray<Int32>, _ needsEvaluation: ManualArray<Bool>,
+    _ cachedValue: ManualArray<Double>
   ) -> Double? {
     var sum = tableau.constant(of: row)
     var isCurrent = true
@@ -400,8 +407,10 @@ extension Solver {
   /// whose values are stale are pushed onto `stack` instead (the sum is then incomplete).
   /// Static, with the tables it reads passed in, for the reason given at ``orderDefinitions``.
   private static func cachedSum(
-    of row: Int32, in tableau: Tableau, _ symbolKind: [SymbolKind], _ basicRow: [Int32],
-    _ symbolVariable: [Int32], _ needsEvaluation: [Bool], _ cachedValue: [Double],
+    of row: Int32, in tableau: Tableau, _ symbolKind: ManualArray<SymbolKind>,
+    _ basicRow: ManualArray<Int32>,
+    _ symbolVariable: ManualArray<Int32>, _ needsEvaluation: ManualArray<Bool>,
+    _ cachedValue: ManualArray<Double>,
     pushingStale stack: inout [Int32]
   ) -> Double {
     var sum = tableau.constant(of: row)
@@ -435,8 +444,10 @@ extension Solver {
   /// whose value is usually cached, copy the whole solver (664 bytes) onto the stack first, a
   /// tenth of a layout pass's instructions.
   private static func evaluateStale(
-    _ symbol: Int32, in tableau: Tableau, _ symbolKind: [SymbolKind], _ basicRow: [Int32],
-    _ symbolVariable: [Int32], _ needsEvaluation: [Bool], _ cachedValue: [Double]
+    _ symbol: Int32, in tableau: Tableau, _ symbolKind: ManualArray<SymbolKind>,
+    _ basicRow: ManualArray<Int32>,
+    _ symbolVariable: ManualArray<Int32>, _ needsEvaluation: ManualArray<Bool>,
+    _ cachedValue: ManualArray<Double>
   ) -> Double {
     /// The value of the basic external `symbol` if it is up to date or in `known`.
     func knownValue(of symbol: Int32, _ known: [Int32: Double]) -> Double? {
@@ -487,16 +498,16 @@ extension Solver {
     frontier.append(symbol)
     Self.markDownstream(
       in: tableau, rowSubject, symbolKind, symbolVariable, &frontier,
-      needs: &needsEvaluation, dirty: &isValueDirty, dirtyList: &dirtyVariables)
+      needs: needsEvaluation, dirty: isValueDirty, dirtyList: &dirtyVariables)
     returnScratch(frontier)
   }
 
   /// The walk of ``propagateChange(from:)``: static, with the tables it reads and writes passed
   /// in, for the reason given at ``orderDefinitions``.
   private static func markDownstream(
-    in tableau: Tableau, _ rowSubject: [Int32], _ symbolKind: [SymbolKind],
-    _ symbolVariable: [Int32], _ frontier: inout [Int32],
-    needs: inout [Bool], dirty: inout [Bool], dirtyList: inout [Int32]
+    in tableau: Tableau, _ rowSubject: ManualArray<Int32>, _ symbolKind: ManualArray<SymbolKind>,
+    _ symbolVariable: ManualArray<Int32>, _ frontier: inout [Int32],
+    needs: ManualArray<Bool>, dirty: ManualArray<Bool>, dirtyList: inout ManualArray<Int32>
   ) {
     while let current = frontier.popLast() {
       // The definitions that hold `current`.

@@ -6,6 +6,7 @@ extension Solver {
   public mutating func addEditVariable(
     _ variable: Variable, priority: Priority
   ) throws(SolverError) {
+    prepareToChange()
     guard priority.isValid else { throw .invalidPriority(priority) }
     guard !priority.isRequired else { throw .requiredEditVariable(variable) }
     guard !hasEditVariable(variable) else { throw .duplicateEditVariable(variable) }
@@ -32,6 +33,7 @@ extension Solver {
   }
 
   public mutating func removeEditVariable(_ variable: Variable) throws(SolverError) {
+    prepareToChange()
     applyRemovals()  // a rebuild renumbers the symbols of the tags read below
     guard let edit = editRecord(variable) else { throw .unknownEditVariable(variable) }
     settleDeferredConstants()
@@ -44,6 +46,7 @@ extension Solver {
   }
 
   public mutating func suggestValue(_ variable: Variable, _ value: Double) throws(SolverError) {
+    prepareToChange()
     applyRemovals()  // a rebuild renumbers the symbols of the tags read below
     guard let edit = editRecord(variable) else { throw .unknownEditVariable(variable) }
     guard value.isFinite else { throw .nonFinite("the value suggested for \(variable)") }
@@ -67,6 +70,7 @@ extension Solver {
   // MARK: - Constants and priorities in place
 
   public mutating func setConstant(_ id: ConstraintID, _ constant: Double) throws(SolverError) {
+    prepareToChange()
     applyRemovals()  // a rebuild renumbers the symbols of the tags read below
     guard let record = record(id) else { throw .unknownConstraint(id) }
     guard constant.isFinite else { throw .nonFinite("the constant \(constant) for \(id)") }
@@ -106,6 +110,7 @@ extension Solver {
   }
 
   public mutating func setPriority(_ id: ConstraintID, _ priority: Priority) throws(SolverError) {
+    prepareToChange()
     applyRemovals()  // a rebuild renumbers the symbols of the tags read below
     guard let record = record(id) else { throw .unknownConstraint(id) }
     guard priority.isValid else { throw .invalidPriority(priority) }
@@ -189,8 +194,8 @@ extension Solver {
   /// `externals`. Static, with the tables passed in, so that it can read the tableau while
   /// writing the queue.
   private static func noteShiftedRows(
-    holding marker: Int32, in tableau: Tableau, _ rowSubject: [Int32],
-    _ symbolKind: [SymbolKind], infeasible: inout [Int32], externals: inout [Int32]
+    holding marker: Int32, in tableau: Tableau, _ rowSubject: ManualArray<Int32>,
+    _ symbolKind: ManualArray<SymbolKind>, infeasible: inout [Int32], externals: inout [Int32]
   ) {
     tableau.forEachRow(containing: marker) { row, _ in
       let subject = rowSubject[Int(row)]

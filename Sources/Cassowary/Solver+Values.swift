@@ -12,6 +12,7 @@ extension Solver {
   }
 
   public mutating func forEachChangedValue(_ body: (Variable, Double) -> Void) {
+    prepareToChange()
     flushIfBatching()
     for variable in dirtyVariables {
       isValueDirty[Int(variable)] = false
@@ -28,6 +29,7 @@ extension Solver {
   // MARK: - Whole-system operations
 
   public mutating func solveFromScratch() throws(SolverError) {
+    prepareToChange()
     pendingRemovals.removeAll()
     try rebuild()
   }
@@ -39,7 +41,7 @@ extension Solver {
       records[index].map { (ConstraintID(index), $0.constraint) }
     }
     let edits = self.edits.sorted { $0.key < $1.key }.map { (Variable(id: $0.key), $0.value) }
-    let reported = reportedValue
+    let reported = Array(reportedValue)
     let saved = self
     // Inside a client's batch, the rebuild still solves fully; the client's batch stays open.
     let outerBatchDepth = batchDepth
@@ -99,14 +101,10 @@ extension Solver {
 
   private var bookkeepingBytes: Int {
     func size<T>(_ array: [T]) -> Int { array.capacity * MemoryLayout<T>.stride }
-    return size(symbolKind) + size(basicRow) + size(symbolVariable)
-      + size(symbolPartner) + size(symbolLevel)
-      + size(isCandidate) + size(freeSymbols) + size(rowSubject) + size(rowPriority)
-      + size(variableSymbol) + size(variableUses) + size(reportedValue) + size(isValueDirty)
-      + size(dirtyVariables) + edits.capacity * MemoryLayout<(Int32, EditRecord)>.stride
+    return storage.contents.pointee.bytes
+      + edits.capacity * MemoryLayout<(Int32, EditRecord)>.stride
       + size(records) + size(infeasible)
       + size(changedRows) + size(scratchCells) + scratchPool.reduce(0) { $0 + size($1) }
-      + size(symbolMark) + size(visitMark) + size(cachedValue) + size(needsEvaluation)
       + journal.bytes + size(scratchBreakpoints) + size(crossedRows) + candidates.count * 4
   }
 

@@ -15,31 +15,10 @@ import HeapModule
 public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   var tableau: Tableau
 
-  // Symbols, indexed by symbol id.
-  var symbolKind: [SymbolKind] = []
-  var basicRow: [Int32] = []
-  /// The other symbol of an optional constraint's slack/error or error/error pair, or -1.
-  var symbolPartner: [Int32] = []
-  /// The priority level of an optional constraint's slack or error (0 otherwise).
-  var symbolLevel: [Float] = []
-  /// The variable of an external symbol (≥ 0); for a required constraint's marker, −2 − the
-  /// constraint's id (see ``owner(of:)``); otherwise −1. One table serves both, as no symbol has
-  /// both: it is per symbol, and every byte per symbol counts at 10,000 views.
-  var symbolVariable: [Int32] = []
-  var isCandidate: [Bool] = []
-  var freeSymbols: [Int32] = []
+  /// The per-symbol, per-row and per-variable tables (see ``SolverTables``).
+  var storage = ManualStorage(SolverTables())
   var liveSymbols = 0
 
-  // Rows, indexed by row id.
-  var rowSubject: [Int32] = []
-  var rowPriority: [Float] = []
-
-  // Variables, indexed by variable id.
-  var variableSymbol: [Int32] = []
-  var variableUses: [Int32] = []
-  var reportedValue: [Double] = []
-  var isValueDirty: [Bool] = []
-  var dirtyVariables: [Int32] = []
   /// The edit variables, by variable id: a handful, so not a table over every variable.
   var edits: [Int32: EditRecord] = [:]
   var liveVariables = 0
@@ -80,12 +59,8 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   var changedRows: [Int32] = []
   var scratchCells: [Cell] = []
   var scratchPool: [[Int32]] = []
-  var symbolMark: [UInt32] = []
   var markEpoch: UInt32 = 0
-  var visitMark: [UInt32] = []
   var visitEpoch: UInt32 = 0
-  var cachedValue: [Double] = []
-  var needsEvaluation: [Bool] = []
   var scratchCosts: [LevelCost] = []
   var scratchBreakpoints: [Breakpoint] = []
   var breakpointHeap = Heap<Breakpoint>()
@@ -129,6 +104,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   }
 
   public mutating func add(_ id: ConstraintID, _ constraint: Constraint) throws(SolverError) {
+    prepareToChange()
     try validate(constraint)
     if contains(id) { throw .duplicateConstraint(id, self.constraint(id)!) }
     settleDeferredConstants()
@@ -164,6 +140,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   }
 
   public mutating func remove(_ id: ConstraintID) throws(SolverError) {
+    prepareToChange()
     guard let record = record(id) else { throw .unknownConstraint(id) }
     settleDeferredConstants()
     records[Int(id.rawValue)] = nil
@@ -243,9 +220,13 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
 
   // MARK: - Batches
 
-  public mutating func beginBatch() { batchDepth += 1 }
+  public mutating func beginBatch() {
+    prepareToChange()
+    batchDepth += 1
+  }
 
   public mutating func endBatch() {
+    prepareToChange()
     precondition(batchDepth > 0, "endBatch() without beginBatch()")
     batchDepth -= 1
     guard batchDepth == 0 else { return }
@@ -261,22 +242,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   /// again, allocating in what should be a steady state.
   mutating func trimExcess() {
     tableau.trimExcess()
-    symbolKind.trimExcessCapacity()
-    basicRow.trimExcessCapacity()
-    symbolPartner.trimExcessCapacity()
-    symbolLevel.trimExcessCapacity()
-    symbolVariable.trimExcessCapacity()
-    isCandidate.trimExcessCapacity()
-    symbolMark.trimExcessCapacity()
-    visitMark.trimExcessCapacity()
-    rowSubject.trimExcessCapacity()
-    rowPriority.trimExcessCapacity()
-    variableSymbol.trimExcessCapacity()
-    variableUses.trimExcessCapacity()
-    reportedValue.trimExcessCapacity()
-    isValueDirty.trimExcessCapacity()
-    cachedValue.trimExcessCapacity()
-    needsEvaluation.trimExcessCapacity()
+    storage.contents.pointee.trimExcessCapacity()
     records.trimExcessCapacity()
     journal.trimExcess()
     // Scratch buffers are empty between operations; a large build leaves them large.
@@ -368,17 +334,17 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
 
   /// Frees the symbol tables once nothing is left, so memory returns to where it started.
   private mutating func releaseSymbolTables() {
-    symbolKind = []
-    basicRow = []
-    symbolPartner = []
-    symbolLevel = []
-    symbolVariable = []
-    isCandidate = []
-    freeSymbols = []
+    symbolKind.deallocate()
+    basicRow.deallocate()
+    symbolPartner.deallocate()
+    symbolLevel.deallocate()
+    symbolVariable.deallocate()
+    isCandidate.deallocate()
+    freeSymbols.deallocate()
     candidates = Heap()
     tableau.removeAll()
-    rowSubject = []
-    rowPriority = []
+    rowSubject.deallocate()
+    rowPriority.deallocate()
   }
 
   mutating func growVariables(to count: Int) {
@@ -577,7 +543,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   /// Static, with the tables passed in, so that callers can read the tableau while queueing.
   @inline(__always)
   static func queueIfInfeasible(
-    _ row: Int32, _ subject: Int32, _ tableau: Tableau, _ symbolKind: [SymbolKind],
+    _ row: Int32, _ subject: Int32, _ tableau: Tableau, _ symbolKind: ManualArray<SymbolKind>,
     _ infeasible: inout [Int32]
   ) -> Bool {
     switch symbolKind[Int(subject)] {

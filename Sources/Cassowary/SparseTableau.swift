@@ -115,7 +115,7 @@ public struct SparseTableau: TableauStorage {
   }
 
   public mutating func substituteDefinitions(
-    of symbols: [Int32], in row: Int32, definitions: [Int32]
+    of symbols: [Int32], in row: Int32, definitions: some Definitions
   ) {
     uniqueTables.pointee.substituteDefinitions(of: symbols, in: row, definitions: definitions)
   }
@@ -392,7 +392,7 @@ extension SparseTableau {
       }
       let firstAppended = segment.count
       var count = segment.count
-      cancelled.removeAll()
+      cancelled.removeAllKeepingCapacity()
       do {
         // Read after the reserve, which may have moved the target (never the source).
         let targetCells = cells.slots(of: segment)
@@ -428,7 +428,7 @@ extension SparseTableau {
           // Many: the cells they name are the row's only zeros, so a scan from the top lists
           // them in order, for less than a sort (the row is at most a few times the source's
           // length).
-          cancelled.removeAll()
+          cancelled.removeAllKeepingCapacity()
           for slot in stride(from: count - 1, through: 0, by: -1)
           where cells[segment.start + slot].coefficient == 0 {
             cancelled.append(slot)
@@ -436,7 +436,7 @@ extension SparseTableau {
         }
         removeCancelledCells(of: target)
       }
-      cancelled.removeAll()
+      cancelled.removeAllKeepingCapacity()
     }
 
     /// Sorts a few distinct slots from the highest down, by insertion (the library sort's
@@ -485,7 +485,7 @@ extension SparseTableau {
     /// expanding a layout's new row reaches ten definitions or so. A replaced symbol leaves the
     /// workspace at once, so the workspace never holds more than the row would.
     mutating func substituteDefinitions(
-      of symbols: [Int32], in row: Int32, definitions: [Int32]
+      of symbols: [Int32], in row: Int32, definitions: some Definitions
     ) {
       var definitionCells: Int32 = 0
       for symbol in symbols { definitionCells += rows[Int(definitions[Int(symbol)])].count }
@@ -504,8 +504,8 @@ extension SparseTableau {
         }
         return
       }
-      accumulator.removeAll()
-      cancelled.removeAll()
+      accumulator.removeAllKeepingCapacity()
+      cancelled.removeAllKeepingCapacity()
       let segment = rows[Int(row)]
       var constant = constants[Int(row)]
       for slot in 0..<segment.count {
@@ -580,8 +580,8 @@ extension SparseTableau {
           }
         }
       }
-      cancelled.removeAll()
-      accumulator.removeAll()
+      cancelled.removeAllKeepingCapacity()
+      accumulator.removeAllKeepingCapacity()
     }
 
     mutating func releaseSymbol(_ symbol: Int32) {

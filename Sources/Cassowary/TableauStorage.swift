@@ -48,7 +48,8 @@ public protocol TableauStorage {
   /// `definitions[symbol]`, times the symbol's coefficient in `row` at that moment (a symbol whose
   /// coefficient is then 0, or what rounding left of a cancellation, is left alone and its cell
   /// removed). A definition may bring in a symbol replaced later.
-  mutating func substituteDefinitions(of symbols: [Int32], in row: Int32, definitions: [Int32])
+  mutating func substituteDefinitions(
+    of symbols: [Int32], in row: Int32, definitions: some Definitions)
 
   /// The number of cells in `row`.
   func cellCount(of row: Int32) -> Int
@@ -92,7 +93,7 @@ extension TableauStorage {
 
   /// One symbol at a time: its cell is removed and its definition added.
   public mutating func substituteDefinitions(
-    of symbols: [Int32], in row: Int32, definitions: [Int32]
+    of symbols: [Int32], in row: Int32, definitions: some Definitions
   ) {
     substituteDefinitionsOneAtATime(of: symbols, in: row, definitions: definitions)
   }
@@ -100,7 +101,7 @@ extension TableauStorage {
   /// ``substituteDefinitions(of:in:definitions:)`` one symbol at a time: its cell is removed and
   /// its definition added.
   mutating func substituteDefinitionsOneAtATime(
-    of symbols: [Int32], in row: Int32, definitions: [Int32]
+    of symbols: [Int32], in row: Int32, definitions: some Definitions
   ) {
     for symbol in symbols {
       let coefficient = coefficient(of: symbol, in: row)
@@ -110,3 +111,12 @@ extension TableauStorage {
     }
   }
 }
+
+/// Which row defines each symbol, indexed by symbol id (the solver's table of basic rows).
+public protocol Definitions {
+  /// The row defining `symbol`.
+  subscript(symbol: Int) -> Int32 { get }
+}
+
+extension Array: Definitions where Element == Int32 {}
+extension ManualArray: Definitions where Element == Int32 {}
