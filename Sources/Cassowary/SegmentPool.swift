@@ -31,6 +31,7 @@ struct SegmentPool<Element: PoolElement> {
   private let filler: Element
   /// The capacity of a segment's first slots (a power of two, at least ``smallestCapacity``).
   private let initialCapacity: Int
+  private let initialSizeClass: Int
 
   init(filler: Element, initialCapacity: Int = smallestCapacity) {
     precondition(
@@ -38,6 +39,7 @@ struct SegmentPool<Element: PoolElement> {
       "an initial capacity must be a power of two of at least \(Self.smallestCapacity)")
     self.filler = filler
     self.initialCapacity = initialCapacity
+    initialSizeClass = Self.sizeClass(of: initialCapacity)
   }
 
   /// Slot `index` of the pool.
@@ -58,7 +60,15 @@ struct SegmentPool<Element: PoolElement> {
   /// Makes `segment` able to hold one more element, moving it if it is full.
   @inline(__always)
   mutating func reserveOneMore(_ segment: inout Segment) {
-    if segment.count == segment.capacity { grow(&segment, toHold: segment.capacity + 1) }
+    guard segment.count == segment.capacity else { return }
+    if segment.capacity == 0 {
+      // A new row's or column's first element: nothing to move or free.
+      liveSegments += 1
+      segment = Segment(
+        start: take(sizeClass: initialSizeClass), count: 0, capacity: Int32(initialCapacity))
+    } else {
+      grow(&segment, toHold: segment.capacity + 1)
+    }
   }
 
   /// Makes `segment` able to hold `needed` elements, moving it if it cannot: to the capacity
@@ -91,19 +101,28 @@ struct SegmentPool<Element: PoolElement> {
   /// Size classes of segments: capacities 2 to 2³² (more than an `Int32` index reaches).
   private static var sizeClasses: Int { 32 }
 
+  /// The start of a free segment of `sizeClass`'s capacity: the first on its free list, or new
+  /// slots cut from the end of those taken.
+  @inline(__always)
+  private mutating func take(sizeClass: Int) -> Int32 {
+    if !freeHeads.isEmpty {
+      let head = freeHeads[sizeClass]
+      if head >= 0 {
+        freeHeads[sizeClass] = slots[Int(head)].freeLink
+        return head
+      }
+    }
+    let start = taken
+    let end = Int(taken) + Self.smallestCapacity << sizeClass
+    if end > slots.count { extend(toHold: end) }
+    taken = Int32(end)
+    return start
+  }
+
   private mutating func grow(_ segment: inout Segment, toHold needed: Int32) {
     let sizeClass = Self.sizeClass(of: max(initialCapacity, Int(needed)))
     let newCapacity = Self.smallestCapacity << sizeClass
-    let start: Int32
-    if !freeHeads.isEmpty && freeHeads[sizeClass] >= 0 {
-      start = freeHeads[sizeClass]
-      freeHeads[sizeClass] = slots[Int(start)].freeLink
-    } else {
-      start = taken
-      let end = Int(taken) + newCapacity
-      if end > slots.count { extend(toHold: end) }
-      taken = Int32(end)
-    }
+    let start = take(sizeClass: sizeClass)
     let count = Int(segment.count)
     if count > 0 {
       // Element by element: most segments that move hold two to four, for which a call to
@@ -120,6 +139,7 @@ struct SegmentPool<Element: PoolElement> {
   /// Fills the storage with the filler up to its capacity, growing it (by doubling) first when it
   /// cannot hold `count` slots. A compacted pool's spare eighth is filled in place, without new
   /// memory.
+  @inline(never)
   private mutating func extend(toHold count: Int) {
     let size = count > slots.capacity ? max(count, 2 * slots.capacity) : slots.capacity
     slots.grow(to: size, with: filler)
