@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A growable array of plain values whose memory its owner allocates and frees explicitly: the
 /// sparse tableau's tables.
 ///
@@ -111,21 +119,22 @@ struct ManualArray<Element: BitwiseCopyable> {
 
   /// Frees the memory; the array is empty afterwards.
   mutating func deallocate() {
-    if capacity > 0 { base.deallocate() }
+    if capacity > 0 { free(base) }
     base = Self.placeholder
     count = 0
     capacity = 0
   }
 
   /// Moves the elements to memory for `capacity` elements (at least `count`).
+  ///
+  /// With `realloc`, which the allocator may answer by extending the block in place, without a
+  /// copy (2 % of a 10,000-view flat build's instructions went to copying tables that doubled).
   private mutating func reallocate(capacity newCapacity: Int) {
     guard newCapacity > 0 else { return deallocate() }
-    let memory = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
-    if capacity > 0 {
-      if count > 0 { memory.initialize(from: base, count: count) }
-      base.deallocate()
-    }
-    base = memory
+    let bytes = newCapacity * MemoryLayout<Element>.stride
+    let memory = capacity > 0 ? realloc(base, bytes) : malloc(bytes)
+    guard let memory else { fatalError("out of memory: \(bytes) bytes for a table") }
+    base = memory.bindMemory(to: Element.self, capacity: newCapacity)
     capacity = newCapacity
   }
 }
