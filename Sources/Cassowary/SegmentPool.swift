@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A run of slots in a ``SegmentPool``: `count` used of `capacity`, from `start`.
 struct Segment: BitwiseCopyable {
   var start: Int32
@@ -7,54 +15,85 @@ struct Segment: BitwiseCopyable {
   static let empty = Segment(start: 0, count: 0, capacity: 0)
 }
 
-/// One contiguous block of memory holding many small growable lists (a tableau's rows, or its
-/// columns), so that no list is a heap object of its own.
+/// Many small growable lists (a tableau's rows, or its columns) in a few large blocks of memory,
+/// so that no list is a heap object of its own.
 ///
 /// Segments grow into power-of-two capacities; freed segments go to a free list per capacity and
 /// are reused, so a steady state of adds and removes allocates nothing. A free list runs through
 /// its segments' first slots (see ``PoolElement``), so it needs no storage of its own. New
-/// segments are cut from the end of the slots taken so far, in storage filled to its capacity
-/// ahead of time. Compaction packs every segment at its exact size. When the last segment is
-/// freed the storage itself is released, so memory returns to where it started.
+/// segments are cut from the end of the slots taken so far. Compaction packs every segment at its
+/// exact size. When the last segment is freed the memory itself is released, so memory returns to
+/// where it started.
+///
+/// The slots are numbered contiguously but live in blocks that are never moved: a pool that runs
+/// out of room adds a block (twice the last one's size, up to ``largestBlock``) instead of
+/// copying everything into one twice as large. A pool that grew by copying touched about three
+/// times its final size in new memory, every page of it a page fault (a third of a 10,000-view
+/// form's build). A slot is found through a table with an entry per ``unit`` of slots; a segment
+/// never crosses from one block into another, so a loop over a segment reads one pointer.
 ///
 /// Its memory is manual (see ``ManualArray``): the tableau that owns the pool frees it with
 /// ``deallocate()`` and duplicates it with ``copy()``.
 struct SegmentPool<Element: PoolElement> {
-  /// The slots, filled to their capacity: `slots.count` is the storage's size.
-  private(set) var slots = ManualArray<Element>()
-  /// The slots segments have taken, in use or on a free list; those above are the filler.
+  /// For each unit of slots, the address of its first slot.
+  private var units = ManualArray<UnsafeMutablePointer<Element>>()
+  /// For each unit of slots, the number one past the last slot of the block it lies in.
+  private var blockEnds = ManualArray<Int32>()
+  /// The first unit of each block, in order: the units whose addresses were allocated.
+  private var blockStarts = ManualArray<Int32>()
+  /// The slots segments have taken, in use or on a free list.
   private(set) var taken: Int32 = 0
   /// For each size class, the start of its first free segment, or -1; empty until a segment is
   /// freed.
   private var freeHeads = ManualArray<Int32>()
   private var liveSegments = 0
-  private let filler: Element
   /// The capacity of a segment's first slots (a power of two, at least ``smallestCapacity``).
   private let initialCapacity: Int
   private let initialSizeClass: Int
 
-  init(filler: Element, initialCapacity: Int = smallestCapacity) {
+  init(initialCapacity: Int = smallestCapacity) {
     precondition(
       initialCapacity >= Self.smallestCapacity && initialCapacity.nonzeroBitCount == 1,
       "an initial capacity must be a power of two of at least \(Self.smallestCapacity)")
-    self.filler = filler
     self.initialCapacity = initialCapacity
     initialSizeClass = Self.sizeClass(of: initialCapacity)
   }
 
+  /// Slots per entry of the address table: blocks are whole units.
+  static var unit: Int { 1 << unitShift }
+  private static var unitShift: Int { 8 }
+  /// The size of the first block, in slots.
+  private static var firstBlock: Int { unit }
+  /// The size past which blocks stop doubling, in slots (a segment larger than this gets a block
+  /// of its own size).
+  static var largestBlock: Int { 1 << 16 }
+
+  /// The address of slot `index`: any slot below ``slotCount`` is in some block.
+  @inline(__always)
+  private func address(of index: Int32) -> UnsafeMutablePointer<Element> {
+    units[Int(index) >> Self.unitShift] + (Int(index) & (Self.unit - 1))
+  }
+
   /// Slot `index` of the pool.
   subscript(index: Int32) -> Element {
-    @inline(__always) unsafeAddress { UnsafePointer(slots.pointer(from: Int(index), length: 1)) }
-    @inline(__always) nonmutating unsafeMutableAddress {
-      slots.pointer(from: Int(index), length: 1)
-    }
+    @inline(__always) unsafeAddress { UnsafePointer(address(of: index)) }
+    @inline(__always) nonmutating unsafeMutableAddress { address(of: index) }
   }
 
   /// The slots of `segment`, all `capacity` of them, as a pointer to the first: for a loop over
-  /// a segment with one bounds check for the whole segment. Valid until the pool next grows.
+  /// a segment with one bounds check for the whole segment. Valid until the pool is compacted.
   @inline(__always)
   func slots(of segment: Segment) -> UnsafeMutablePointer<Element> {
-    slots.pointer(from: Int(segment.start), length: Int(segment.capacity))
+    guard segment.capacity > 0 else { return Self.placeholder }
+    precondition(
+      segment.start + segment.capacity <= blockEnds[Int(segment.start) >> Self.unitShift],
+      "a segment crosses the end of its block")
+    return address(of: segment.start)
+  }
+
+  /// A non-null, aligned address for an empty segment: nothing is ever read there.
+  private static var placeholder: UnsafeMutablePointer<Element> {
+    UnsafeMutablePointer(bitPattern: MemoryLayout<Element>.alignment).unsafelyUnwrapped
   }
 
   /// Makes `segment` able to hold one more element, moving it if it is full.
@@ -81,21 +120,21 @@ struct SegmentPool<Element: PoolElement> {
   /// Frees `segment`'s slots; it becomes empty.
   mutating func release(_ segment: inout Segment) {
     guard segment.capacity > 0 else { return }
-    // A compacted segment's capacity need not be a power of two: it is reused as the largest
-    // power of two it holds (a single slot is left until the next compaction).
-    let sizeClass = Int.bitWidth - Int(segment.capacity).leadingZeroBitCount - 2
-    if sizeClass >= 0 {
-      if freeHeads.isEmpty { freeHeads.grow(to: Self.sizeClasses, with: -1) }
-      slots[Int(segment.start)] = Element(freeLink: freeHeads[sizeClass])
-      freeHeads[sizeClass] = segment.start
-    }
+    pushFree(start: segment.start, capacity: segment.capacity)
     segment = .empty
     liveSegments -= 1
-    if liveSegments == 0 {
-      slots.deallocate()
-      taken = 0
-      freeHeads.deallocate()
-    }
+    if liveSegments == 0 { deallocate() }
+  }
+
+  /// Puts the slots `start..<start + capacity` on a free list: that of the largest power of two
+  /// they hold (a compacted segment's capacity need not be one; a single slot is left unused
+  /// until the next compaction).
+  private mutating func pushFree(start: Int32, capacity: Int32) {
+    let sizeClass = Int.bitWidth - Int(capacity).leadingZeroBitCount - 2
+    guard sizeClass >= 0 else { return }
+    if freeHeads.isEmpty { freeHeads.grow(to: Self.sizeClasses, with: -1) }
+    self[start] = Element(freeLink: freeHeads[sizeClass])
+    freeHeads[sizeClass] = start
   }
 
   /// Size classes of segments: capacities 2 to 2³² (more than an `Int32` index reaches).
@@ -108,15 +147,62 @@ struct SegmentPool<Element: PoolElement> {
     if !freeHeads.isEmpty {
       let head = freeHeads[sizeClass]
       if head >= 0 {
-        freeHeads[sizeClass] = slots[Int(head)].freeLink
+        freeHeads[sizeClass] = self[head].freeLink
         return head
       }
     }
+    return cut(Self.smallestCapacity << sizeClass)
+  }
+
+  /// New slots for a segment of `capacity`, after those taken: in the last block if it has room,
+  /// else in a new block (the rest of the last one goes to the free lists).
+  @inline(__always)
+  private mutating func cut(_ capacity: Int) -> Int32 {
     let start = taken
-    let end = Int(taken) + Self.smallestCapacity << sizeClass
-    if end > slots.count { extend(toHold: end) }
-    taken = Int32(end)
+    if Int(start) + capacity > Int(blockEnd) { return cutInNewBlock(capacity) }
+    taken = start + Int32(capacity)
     return start
+  }
+
+  /// The end of the last block, or 0 before the first.
+  private var blockEnd: Int32 { blockEnds.isEmpty ? 0 : blockEnds[blockEnds.count - 1] }
+
+  @inline(never)
+  private mutating func cutInNewBlock(_ capacity: Int) -> Int32 {
+    // The last block's unused end, in power-of-two pieces, to the free lists.
+    var rest = blockEnd - taken
+    while rest >= 2 {
+      let piece = Int32(1) << (Int32.bitWidth - rest.leadingZeroBitCount - 1)
+      pushFree(start: taken, capacity: piece)
+      taken += piece
+      rest -= piece
+    }
+    taken = blockEnd
+    let lastStart = blockStarts.last.map { Int($0) << Self.unitShift } ?? 0
+    let lastSize = Int(blockEnd) - lastStart
+    var size = min(max(Self.firstBlock, 2 * lastSize), Self.largestBlock)
+    size = max(size, (capacity + Self.unit - 1) & ~(Self.unit - 1))
+    addBlock(slots: size)
+    let start = taken
+    taken += Int32(capacity)
+    return start
+  }
+
+  /// Allocates a block of `size` slots (a whole number of units) after the last.
+  private mutating func addBlock(slots size: Int) {
+    precondition(
+      Int(blockEnd) + size <= Int(Int32.max), "a segment pool cannot hold more than 2³¹ slots")
+    guard let memory = malloc(size * MemoryLayout<Element>.stride) else {
+      fatalError("out of memory: a block of \(size) slots")
+    }
+    let base = memory.bindMemory(to: Element.self, capacity: size)
+    let first = units.count
+    let end = blockEnd + Int32(size)
+    blockStarts.append(Int32(first))
+    for unit in 0..<(size >> Self.unitShift) {
+      units.append(base + unit << Self.unitShift)
+      blockEnds.append(end)
+    }
   }
 
   private mutating func grow(_ segment: inout Segment, toHold needed: Int32) {
@@ -127,22 +213,13 @@ struct SegmentPool<Element: PoolElement> {
     if count > 0 {
       // Element by element: most segments that move hold two to four, for which a call to
       // `memmove` costs several times the copy.
-      let from = slots.pointer(from: Int(segment.start), length: count)
-      let to = slots.pointer(from: Int(start), length: count)
+      let from = slots(of: segment)
+      let to = address(of: start)
       for offset in 0..<count { to[offset] = from[offset] }
     }
     liveSegments += 1  // before releasing the old segment, so the pool is never seen empty
     release(&segment)
     segment = Segment(start: start, count: Int32(count), capacity: Int32(newCapacity))
-  }
-
-  /// Fills the storage with the filler up to its capacity, growing it (by doubling) first when it
-  /// cannot hold `count` slots. A compacted pool's spare eighth is filled in place, without new
-  /// memory.
-  @inline(never)
-  private mutating func extend(toHold count: Int) {
-    let size = count > slots.capacity ? max(count, 2 * slots.capacity) : slots.capacity
-    slots.grow(to: size, with: filler)
   }
 
   /// The capacity of a new segment: most rows and columns of a layout's tableau hold one to three
@@ -154,56 +231,76 @@ struct SegmentPool<Element: PoolElement> {
     Int.bitWidth - (capacity - 1).leadingZeroBitCount - 1  // 2 → 0, 4 → 1, 8 → 2, …
   }
 
-  /// Whether the storage has room for more than `ratio` times the `used` elements of its
+  /// The slots the blocks hold, in use or not.
+  private var slotCount: Int { units.count << Self.unitShift }
+
+  /// Whether the blocks have room for more than `ratio` times the `used` elements of its
   /// segments (plus a fixed allowance, so that small pools are left alone).
   func isWasteful(holding used: Int, beyond ratio: Double) -> Bool {
-    Double(slots.capacity) > ratio * Double(used) + 4096
+    Double(slotCount) > ratio * Double(used) + 4096
   }
 
   /// Rebuilds the pool holding exactly the elements `segments` use, each segment at its exact
-  /// size, with an eighth to spare at the end so that the next few moves do not double the
-  /// storage; empty segments are released. `segments` must be every segment of the pool (the
-  /// rows of a tableau, or its columns), holding `used` elements in all.
+  /// size, in new blocks; empty segments are released. `segments` must be every segment of the
+  /// pool (the rows of a tableau, or its columns), holding `used` elements in all.
   mutating func compact(_ segments: inout ManualArray<Segment>, holding used: Int) {
-    var compacted = ManualArray<Element>()
-    compacted.reserveCapacity(used + used / 8)
+    var compacted = SegmentPool(initialCapacity: initialCapacity)
     var live = 0
+    var moved = 0
     for index in segments.indices where segments[index].capacity > 0 {
       let segment = segments[index]
       guard segment.count > 0 else {
         segments[index] = .empty
         continue
       }
-      precondition(
-        compacted.count + Int(segment.count) <= compacted.capacity,
-        "the segments hold more than \(used) elements")
-      let next = Int32(compacted.count)
-      let source = slots(of: segment)
-      for offset in 0..<Int(segment.count) { compacted.append(source[offset]) }
-      segments[index] = Segment(start: next, count: segment.count, capacity: segment.count)
+      let count = Int(segment.count)
+      moved += count
+      precondition(moved <= used, "the segments hold more than \(used) elements")
+      let start = compacted.cut(count)
+      let from = slots(of: segment)
+      let to = compacted.address(of: start)
+      for offset in 0..<count { to[offset] = from[offset] }
+      segments[index] = Segment(start: start, count: segment.count, capacity: segment.count)
       live += 1
     }
-    liveSegments = live
-    slots.deallocate()
-    slots = compacted
-    taken = Int32(compacted.count)
-    freeHeads.deallocate()
+    // The free lists the cuts made at block ends stay; the old blocks go.
+    compacted.liveSegments = live
+    deallocate()
+    self = compacted
   }
 
-  /// Bytes held by the pool's storage.
-  var bytes: Int { slots.bytes + freeHeads.bytes }
+  /// Bytes held by the pool's blocks and tables.
+  var bytes: Int {
+    slotCount * MemoryLayout<Element>.stride + units.bytes + blockEnds.bytes + blockStarts.bytes
+      + freeHeads.bytes
+  }
 
   /// A pool holding copies of this one's segments, in memory of its own.
   func copy() -> SegmentPool {
     var copy = self
-    copy.slots = slots.copy()
+    copy.units = ManualArray()
+    copy.blockEnds = blockEnds.copy()
+    copy.blockStarts = blockStarts.copy()
     copy.freeHeads = freeHeads.copy()
+    for (index, first) in blockStarts.enumerated() {
+      let end = index + 1 < blockStarts.count ? Int(blockStarts[index + 1]) : units.count
+      let size = (end - Int(first)) << Self.unitShift
+      guard let memory = malloc(size * MemoryLayout<Element>.stride) else {
+        fatalError("out of memory: a block of \(size) slots")
+      }
+      memory.copyMemory(from: units[Int(first)], byteCount: size * MemoryLayout<Element>.stride)
+      let base = memory.bindMemory(to: Element.self, capacity: size)
+      for unit in 0..<(size >> Self.unitShift) { copy.units.append(base + unit << Self.unitShift) }
+    }
     return copy
   }
 
   /// Frees the pool's memory; every segment of it becomes invalid.
   mutating func deallocate() {
-    slots.deallocate()
+    for first in blockStarts { free(units[Int(first)]) }
+    units.deallocate()
+    blockEnds.deallocate()
+    blockStarts.deallocate()
     freeHeads.deallocate()
     taken = 0
     liveSegments = 0

@@ -187,9 +187,8 @@ extension SparseTableau {
   struct Tables: ManuallyAllocated {
     /// Rows start with room for four cells: a constraint's row holds its terms and one or two
     /// markers, three cells for most of a layout's, which from two slots would move once more.
-    var cells = SegmentPool(
-      filler: RowCell(symbol: -1, columnSlot: -1, coefficient: 0), initialCapacity: 4)
-    var entries = SegmentPool(filler: ColumnEntry(row: -1, cellSlot: -1))
+    var cells = SegmentPool<RowCell>(initialCapacity: 4)
+    var entries = SegmentPool<ColumnEntry>()
     var rows = ManualArray<Segment>()
     var constants = ManualArray<Double>()
     var columns = ManualArray<Segment>()
