@@ -93,10 +93,17 @@ struct ManualArray<Element: BitwiseCopyable> {
 
   /// Appends `filler` until the array holds `count` elements; beyond the capacity, the memory at
   /// least doubles.
+  @inline(__always)
   mutating func grow(to count: Int, with filler: Element) {
     guard count > self.count else { return }
     if count > capacity { reallocate(capacity: Swift.max(count, 2 * capacity)) }
-    (base + self.count).initialize(repeating: filler, count: count - self.count)
+    if count - self.count <= 8 {
+      // One element at a time: the solver's tables grow by a few elements per constraint, where
+      // a call to fill memory costs more than the elements.
+      for index in self.count..<count { (base + index).initialize(to: filler) }
+    } else {
+      (base + self.count).initialize(repeating: filler, count: count - self.count)
+    }
     self.count = count
   }
 

@@ -324,9 +324,9 @@ extension Solver {
   /// The objective row of the level at `priority`, made when the level is new.
   mutating func levelRow(for priority: Float) -> Int32 {
     let (index, found) = levelPosition(of: priority)
-    if found { return levelOrder[index] }
+    if found { return levelOrder[index].row }
     let row = makeRow(subject: RowRole.objective, priority: priority)
-    levelOrder.insert(row, at: index)
+    levelOrder.insert(Level(row: row, uses: 0), at: index)
     if journal.isActive { journal.createdLevels.append(priority) }
     return row
   }
@@ -341,25 +341,30 @@ extension Solver {
     var high = levelOrder.count
     while low < high {
       let middle = (low + high) / 2
-      if rowPriority[Int(levelOrder[middle])] > priority { low = middle + 1 } else { high = middle }
+      if rowPriority[Int(levelOrder[middle].row)] > priority {
+        low = middle + 1
+      } else {
+        high = middle
+      }
     }
-    return (low, low < levelOrder.count && rowPriority[Int(levelOrder[low])] == priority)
+    return (low, low < levelOrder.count && rowPriority[Int(levelOrder[low].row)] == priority)
   }
 
+  /// Counts one more use of the level at `priority`, which an add's objective effects made.
   mutating func retainLevel(_ priority: Float) {
-    if priority > 0 { levelUses[priority, default: 0] += 1 }
+    guard priority > 0 else { return }
+    let (index, found) = levelPosition(of: priority)
+    precondition(found, "no objective row at priority \(priority)")
+    levelOrder[index].uses += 1
   }
 
   /// Drops the level at `priority` once no constraint uses it, so the objective shrinks too.
   mutating func releaseLevel(_ priority: Float) {
-    guard priority > 0, let uses = levelUses[priority] else { return }
-    if uses > 1 {
-      levelUses[priority] = uses - 1
-      return
-    }
-    levelUses[priority] = nil
+    guard priority > 0 else { return }
     let (index, found) = levelPosition(of: priority)
-    if found { dropRow(levelOrder.remove(at: index)) }
+    guard found, levelOrder[index].uses > 0 else { return }
+    levelOrder[index].uses -= 1
+    if levelOrder[index].uses == 0 { dropRow(levelOrder.remove(at: index).row) }
   }
 
   /// Removes a constraint's row and symbols from the tableau.

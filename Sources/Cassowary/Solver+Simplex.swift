@@ -55,9 +55,9 @@ extension Solver {
   /// Looks the symbol up in each objective row (a few, and found without scanning) rather than
   /// scanning its column, which for a shared symbol (the root's size) holds thousands of rows.
   func leadingCost(of symbol: Int32) -> (priority: Float, cost: Double) {
-    for row in levelOrder {
-      let cost = tableau.coefficient(of: symbol, in: row)
-      if cost != 0 { return (rowPriority[Int(row)], cost) }
+    for level in levelOrder {
+      let cost = tableau.coefficient(of: symbol, in: level.row)
+      if cost != 0 { return (rowPriority[Int(level.row)], cost) }
     }
     return (-1, 0)
   }
@@ -216,9 +216,11 @@ extension Solver {
     if Tableau.indexesColumns && tableau.rowCount(containing: symbol) > levelOrder.count {
       // A shared symbol (a form's common width) is in thousands of rows: look it up in each
       // objective row instead (a few, indexed), which lists the levels highest first as well.
-      for row in levelOrder {
-        let cost = tableau.coefficient(of: symbol, in: row)
-        if cost != 0 { costs.append(LevelCost(priority: rowPriority[Int(row)], value: cost)) }
+      for level in levelOrder {
+        let cost = tableau.coefficient(of: symbol, in: level.row)
+        if cost != 0 {
+          costs.append(LevelCost(priority: rowPriority[Int(level.row)], value: cost))
+        }
       }
       return
     }

@@ -31,8 +31,9 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   var lastAdded: Int32 = -1
 
   // The objective: one row per optional priority level.
-  var levelOrder: [Int32] = []  // the objective rows, highest priority first
-  var levelUses: [Float: Int] = [:]
+  /// The objective's levels, highest priority first: each one's row and how many constraints
+  /// (and edit variables) use it.
+  var levelOrder: [Level] = []
   var candidates = Heap<Int32>()
   var infeasible: [Int32] = []
 
@@ -600,6 +601,14 @@ struct EditRecord {
   var tag: Tag
   var value: Double
   var priority: Priority
+}
+
+/// A priority level of the objective: its row, and how many constraints and edit variables have
+/// errors there (the level goes when none do). Kept with the row rather than in a table keyed by
+/// priority, which an add hashed into once per optional constraint.
+struct Level {
+  var row: Int32
+  var uses: Int
 }
 
 /// One level of a symbol's reduced-cost vector.
