@@ -24,14 +24,13 @@ extension LayoutEngine {
   ) {
     constraint.isBroken = true
     var set = others.keys.sorted().compactMap { id -> LayoutConstraint? in
-      let index = Int(id.rawValue)
-      return index < installed.count ? installed[index] : nil
+      installed[Int(id.rawValue)]
     }
     set.removeAll { $0 === constraint }
     set.append(constraint)
     let message = Self.unsatisfiableMessage(set, broken: constraint)
     conflicts.append(ConflictReport(constraints: set, broken: constraint, message: message))
-    statistics.conflicts += 1
+    counters.conflicts += 1
     logHandler(message)
   }
 

@@ -28,13 +28,22 @@ public final class LayoutConstraint {
   /// scene's build, a third of a layout pass); instead, an item that goes sets the references
   /// to it to `nil` itself (see ``LayoutItem/referringConstraints``), so they read as weak ones
   /// would.
-  public private(set) unowned(safe) var firstItem: LayoutItem?
+  public var firstItem: LayoutItem? { isFirstItemGone ? nil : storedFirstItem }
   /// The attribute of the first item.
   public let firstAttribute: LayoutAttribute
   /// How the two sides compare.
   public let relation: LayoutRelation
   /// The item on the right side, if any; `nil` once the item is gone.
-  public private(set) unowned(safe) var secondItem: LayoutItem?
+  public var secondItem: LayoutItem? { isSecondItemGone ? nil : storedSecondItem }
+  /// The items, fixed for the constraint's life, and whether each is gone. Constants and flags
+  /// rather than references set to nil: a stored `var` reference is checked for exclusive
+  /// access at run time on every read (some 80 instructions; a constraint's items are read a
+  /// dozen times on its way into the solver), and an unowned one must be, since assigning it
+  /// releases the old reference inside the access. A gone item is never read through them.
+  private unowned(safe) let storedFirstItem: LayoutItem
+  private unowned(safe) let storedSecondItem: LayoutItem?
+  private var isFirstItemGone = false
+  private var isSecondItemGone = false
   /// The attribute of the second item (`notAnAttribute` when there is none).
   public let secondAttribute: LayoutAttribute
   /// What the second attribute is multiplied by.
@@ -42,9 +51,11 @@ public final class LayoutConstraint {
   /// What is added to the right side. Changing it on an active constraint updates the solver in
   /// place.
   public var constant: Double {
-    didSet {
-      guard constant != oldValue else { return }
-      precondition(constant.isFinite, LayoutError.notFinite(self, "constant", constant).message)
+    get { storedConstant }
+    set {
+      guard newValue != storedConstant else { return }
+      precondition(newValue.isFinite, LayoutError.notFinite(self, "constant", newValue).message)
+      storedConstant = newValue
       engine?.constantDidChange(self)
     }
   }
@@ -62,6 +73,11 @@ public final class LayoutConstraint {
   public var identifier: String?
 
   var kind: Kind
+  /// The value behind ``constant``. Not public, so that the compiler sees every access and
+  /// checks them statically: a public stored property of a class is checked for exclusive access
+  /// at run time on every read (some 80 instructions), and lowering reads the constant per
+  /// constraint.
+  var storedConstant: Double
   var storedPriority: LayoutPriority
   var active = false
   /// The engine the constraint is installed in, and its solver ids (the second only for
@@ -88,13 +104,13 @@ public final class LayoutConstraint {
     identifier: String? = nil
   ) {
     self.kind = kind
-    self.firstItem = firstItem
+    self.storedFirstItem = firstItem
     self.firstAttribute = firstAttribute
     self.relation = relation
-    self.secondItem = secondItem
+    self.storedSecondItem = secondItem
     self.secondAttribute = secondAttribute
     self.multiplier = multiplier
-    self.constant = constant
+    self.storedConstant = constant
     self.storedPriority = priority
     self.identifier = identifier
     let firstSide: ConstraintReference.Side = secondItem === firstItem ? .both : .first
@@ -115,11 +131,11 @@ public final class LayoutConstraint {
   /// Called by an item that is going: drops the references on `side` to it.
   func forgetItem(on side: ConstraintReference.Side) {
     if side != .second {
-      firstItem = nil
+      isFirstItemGone = true
       firstReferenceIndex = -1
     }
     if side != .first {
-      secondItem = nil
+      isSecondItemGone = true
       secondReferenceIndex = -1
     }
   }

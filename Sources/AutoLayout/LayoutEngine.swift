@@ -1,5 +1,4 @@
 import Cassowary
-import HeapModule
 
 #if canImport(Glibc)
   import Glibc
@@ -58,29 +57,28 @@ public final class LayoutEngine {
   /// The solver in use.
   public let solverKind: SolverKind
   var solver: any LayoutSolver
-  /// Installed constraints by solver id.
-  var installed: [LayoutConstraint?] = []
-  /// Ids and variable blocks given back, reused lowest first: a subtree removed and added again
-  /// (churn) then gets its ids in the order it had, and a full solve, which adds constraints in
-  /// id order, replays the layout in the order it was built. Reused last-freed first, they came
-  /// back reversed, and re-solving a form from scratch after churn went quadratic (38 s at
-  /// 10,000 views against 0.2 s for a resize).
-  var freeIDs = Heap<Int32>()
+  /// Installed constraints by solver id (ids given back are reused lowest first).
+  var installed = IDTable<LayoutConstraint>()
   /// Items by variable block (block / 4).
-  var items: [Unmanaged<LayoutItem>?] = []
-  var freeBlocks = Heap<Int32>()
+  var items = IDTable<Unmanaged<LayoutItem>>()
   var batchDepth = 0
   var batchStart: UInt64 = 0
 
   /// What the engine has done so far.
-  public internal(set) var statistics = LayoutStatistics()
+  public var statistics: LayoutStatistics { counters }
+  /// The counters behind ``statistics``. Not public, so that the compiler can see every access
+  /// and check them statically: a public stored property of a class is checked for exclusive
+  /// access at run time on every read and write (some 80 instructions each).
+  var counters = LayoutStatistics()
   /// Every conflict recovered from, oldest first.
   public internal(set) var conflicts: [ConflictReport] = []
   /// The solver's refusal of a change for lack of memory (the dense solver's budget), if it
   /// refused one. The engine then stops changing the solver (its values no longer describe the
   /// constraints), so that a scene too large for the dense baseline is reported as skipped by
   /// whoever checks this, never as a crash.
-  public private(set) var refusal: SolverError?
+  public var refusal: SolverError? { storedRefusal }
+  /// The refusal behind ``refusal`` (not public, as ``counters``).
+  private var storedRefusal: SolverError?
   /// Where conflict messages go; standard error by default.
   public var logHandler: (String) -> Void = { message in
     var line = message + "\n"
@@ -101,7 +99,7 @@ public final class LayoutEngine {
 
   deinit {
     // Constraints hold their engine unowned (see `LayoutConstraint.engine`).
-    for constraint in installed { constraint?.engine = nil }
+    for constraint in installed.entries { constraint?.engine = nil }
   }
 
   /// Figures about the solver's tableau.
@@ -112,7 +110,7 @@ public final class LayoutEngine {
   public func solveFromScratch() throws(SolverError) {
     if let refusal { throw refusal }
     let start = monotonicNanoseconds()
-    defer { statistics.solverNanoseconds += monotonicNanoseconds() - start }
+    defer { counters.solverNanoseconds += monotonicNanoseconds() - start }
     try solver.solveFromScratch()
   }
 
@@ -129,7 +127,7 @@ public final class LayoutEngine {
   public func endBatch() {
     solver.endBatch()
     batchDepth -= 1
-    if batchDepth == 0 { statistics.solverNanoseconds += monotonicNanoseconds() - batchStart }
+    if batchDepth == 0 { counters.solverNanoseconds += monotonicNanoseconds() - batchStart }
   }
 
   /// Runs `body` with solver time counted (unless a batch already counts it).
@@ -137,7 +135,7 @@ public final class LayoutEngine {
     guard batchDepth == 0 else { return body() }
     let start = monotonicNanoseconds()
     body()
-    statistics.solverNanoseconds += monotonicNanoseconds() - start
+    counters.solverNanoseconds += monotonicNanoseconds() - start
   }
 
   // MARK: Variables
@@ -145,14 +143,7 @@ public final class LayoutEngine {
   /// The first of `item`'s four variables, giving it a block when it has none.
   func block(for item: LayoutItem) -> Int32 {
     if item.engineBlock >= 0 { return item.engineBlock }
-    let block: Int32
-    if let free = freeBlocks.popMin() {
-      block = free
-    } else {
-      block = Int32(items.count * 4)
-      items.append(nil)
-    }
-    items[Int(block / 4)] = Unmanaged.passUnretained(item)
+    let block = items.insert(Unmanaged.passUnretained(item)) * 4
     item.engineBlock = block
     item.didEnterEngine()
     return block
@@ -166,8 +157,7 @@ public final class LayoutEngine {
   func release(_ item: LayoutItem) {
     item.engineReferences -= 1
     guard item.engineReferences == 0 else { return }
-    items[Int(item.engineBlock / 4)] = nil
-    freeBlocks.insert(item.engineBlock)
+    items.remove(item.engineBlock / 4)
     item.engineBlock = -1
   }
 
@@ -186,8 +176,7 @@ public final class LayoutEngine {
   func forEachChangedItem(_ body: (LayoutItem) -> Void) {
     let items = self.items
     solver.forEachChangedValue { variable, _ in
-      let slot = Int(variable.id / 4)
-      if slot < items.count, let item = items[slot] { body(item.takeUnretainedValue()) }
+      if let item = items[Int(variable.id / 4)] { body(item.takeUnretainedValue()) }
     }
   }
 
@@ -199,17 +188,11 @@ public final class LayoutEngine {
   // MARK: Installing constraints
 
   private func allocateID(_ constraint: LayoutConstraint) -> Int32 {
-    if let id = freeIDs.popMin() {
-      installed[Int(id)] = constraint
-      return id
-    }
-    installed.append(constraint)
-    return Int32(installed.count - 1)
+    installed.insert(constraint)
   }
 
   private func freeID(_ id: Int32) {
-    installed[Int(id)] = nil
-    freeIDs.insert(id)
+    installed.remove(id)
   }
 
   /// Adds `constraint` to the solver. A required constraint that conflicts is broken, logged and
@@ -219,7 +202,7 @@ public final class LayoutEngine {
     constraint.engine = self
     forEachItem(of: constraint) { retain($0) }
     let expression = lower(constraint)
-    statistics.constraintsAdded += 1
+    counters.constraintsAdded += 1
     guard refusal == nil else { return }
     timed {
       if case .contentSize(let hugging, let resistance) = constraint.kind {
@@ -259,7 +242,7 @@ public final class LayoutEngine {
   /// Whether `error` is a refusal for lack of memory, which is then kept in ``refusal``.
   private func refuses(_ error: SolverError) -> Bool {
     guard case .memoryBudgetExceeded = error else { return false }
-    refusal = refusal ?? error
+    storedRefusal = storedRefusal ?? error
     return true
   }
 
@@ -278,7 +261,7 @@ public final class LayoutEngine {
     constraint.secondSolverID = -1
     constraint.isBroken = false
     constraint.engine = nil
-    statistics.constraintsRemoved += 1
+    counters.constraintsRemoved += 1
     forEachItem(of: constraint) { release($0) }
   }
 
@@ -295,7 +278,7 @@ public final class LayoutEngine {
 
   /// Applies a new constant in place.
   func constantDidChange(_ constraint: LayoutConstraint) {
-    statistics.constantsChanged += 1
+    counters.constantsChanged += 1
     let constant = loweredConstant(constraint)
     timed {
       setConstant(constant, of: constraint, solverID: constraint.solverID)
@@ -325,7 +308,7 @@ public final class LayoutEngine {
   /// Applies a new priority in place (for content-size constraints, new hugging and compression
   /// resistance priorities).
   func priorityDidChange(_ constraint: LayoutConstraint) {
-    statistics.prioritiesChanged += 1
+    counters.prioritiesChanged += 1
     guard refusal == nil else { return }
     timed {
       if case .contentSize(let hugging, let resistance) = constraint.kind {
@@ -398,14 +381,14 @@ public final class LayoutEngine {
 
   /// The constant part of ``lower(_:)``.
   func loweredConstant(_ constraint: LayoutConstraint) -> Double {
-    guard let first = constraint.firstItem else { return -constraint.constant }
+    guard let first = constraint.firstItem else { return -constraint.storedConstant }
     // Leading and trailing constants run in the reading direction: in right-to-left layouts,
     // `a.leading == b.trailing + 8` puts `a` 8 points to the left of `b`.
     let flips =
       (constraint.firstAttribute.isDirectional || constraint.secondAttribute.isDirectional)
       && first.effectiveLayoutDirection == .rightToLeft
     var constant =
-      (flips ? constraint.constant : -constraint.constant)
+      (flips ? constraint.storedConstant : -constraint.storedConstant)
       + first.offset(of: constraint.firstAttribute)
     if let second = constraint.secondItem {
       constant -= constraint.multiplier * second.offset(of: constraint.secondAttribute)
@@ -487,7 +470,8 @@ extension LayoutEngine {
   public func loweredConstraints() -> [LoweredConstraint] {
     var seen = Set<ObjectIdentifier>()
     var result: [LoweredConstraint] = []
-    for case let constraint? in installed where seen.insert(ObjectIdentifier(constraint)).inserted {
+    for case let constraint? in installed.entries
+    where seen.insert(ObjectIdentifier(constraint)).inserted {
       let expression = lower(constraint)
       if case .contentSize(let hugging, let resistance) = constraint.kind {
         result.append(
@@ -510,8 +494,7 @@ extension LayoutEngine {
   /// The item a solver variable belongs to, and which of its coordinates it is (0 minX, 1 minY,
   /// 2 width, 3 height).
   public func owner(of variable: Variable) -> (item: LayoutItem, coordinate: Int)? {
-    let slot = Int(variable.id / 4)
-    guard slot < items.count, let item = items[slot] else { return nil }
+    guard let item = items[Int(variable.id / 4)] else { return nil }
     return (item.takeUnretainedValue(), Int(variable.id % 4))
   }
 

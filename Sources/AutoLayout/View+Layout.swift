@@ -25,7 +25,7 @@ extension View {
     guard needsUpdateConstraintsFlag || subtreeNeedsUpdateConstraints else { return }
     let engine = rootView.ensureEngine()
     engine.beginBatch()
-    engine.statistics.updateConstraintsPasses += 1
+    engine.counters.updateConstraintsPasses += 1
     var rounds = 0
     repeat {
       updateSubtreeConstraints()
@@ -72,11 +72,11 @@ extension View {
     root.updateConstraintsIfNeeded()
     let engine = root.ensureEngine()
     let start = monotonicNanoseconds()
-    engine.statistics.layoutPasses += 1
+    engine.counters.layoutPasses += 1
     engine.forEachChangedItem { item in (item as? View)?.markFrameDirty() }
     if root.isFrameDirty { root.applyRootFrame(engine) }
     layoutSubtreeIfNeeded()
-    engine.statistics.frameNanoseconds += monotonicNanoseconds() - start
+    engine.counters.frameNanoseconds += monotonicNanoseconds() - start
   }
 
   /// Asks the superview to copy this view's frame from the solver in the next layout pass.
@@ -95,7 +95,7 @@ extension View {
     isFrameDirty = false
     guard let rect = engine.alignmentRect(of: self) else { return }
     let frame = frameFromAlignmentRect(rect)
-    engine.statistics.framesWritten += 1
+    engine.counters.framesWritten += 1
     if absoluteOrigin != frame.origin { originMoved = true }
     absoluteOrigin = frame.origin
     storedFrame = frame
@@ -130,7 +130,7 @@ extension View {
       subview.isFrameDirty = false
       guard let rect = engine.alignmentRect(of: subview) else { continue }
       let absolute = subview.frameFromAlignmentRect(rect)
-      engine.statistics.framesWritten += 1
+      engine.counters.framesWritten += 1
       if subview.absoluteOrigin != absolute.origin {
         subview.absoluteOrigin = absolute.origin
         subview.originMoved = true

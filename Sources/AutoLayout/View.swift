@@ -152,22 +152,38 @@ open class View: LayoutItem {
   // MARK: Direction
 
   /// How the view's content follows the layout direction.
-  public var semanticContentAttribute: SemanticContentAttribute = .unspecified {
-    didSet { if semanticContentAttribute != oldValue { directionDidChange() } }
+  public var semanticContentAttribute: SemanticContentAttribute {
+    get { storedSemanticContentAttribute }
+    set {
+      guard newValue != storedSemanticContentAttribute else { return }
+      storedSemanticContentAttribute = newValue
+      directionDidChange()
+    }
   }
 
   /// The layout direction of the whole tree, read on the root (the application's direction).
-  public var userInterfaceLayoutDirection: LayoutDirection = .leftToRight {
-    didSet { if userInterfaceLayoutDirection != oldValue { directionDidChange() } }
+  public var userInterfaceLayoutDirection: LayoutDirection {
+    get { storedLayoutDirection }
+    set {
+      guard newValue != storedLayoutDirection else { return }
+      storedLayoutDirection = newValue
+      directionDidChange()
+    }
   }
+  /// The values behind ``semanticContentAttribute`` and ``userInterfaceLayoutDirection``. Not
+  /// public, so that the compiler checks their accesses statically (see
+  /// ``LayoutConstraint/storedConstant``): lowering a leading or trailing constraint reads them
+  /// up the tree.
+  var storedSemanticContentAttribute = SemanticContentAttribute.unspecified
+  var storedLayoutDirection = LayoutDirection.leftToRight
 
   /// The direction leading and trailing follow for this view.
   public var effectiveUserInterfaceLayoutDirection: LayoutDirection {
-    switch semanticContentAttribute {
+    switch storedSemanticContentAttribute {
     case .forceLeftToRight, .playback, .spatial: .leftToRight
     case .forceRightToLeft: .rightToLeft
     case .unspecified:
-      superview?.effectiveUserInterfaceLayoutDirection ?? userInterfaceLayoutDirection
+      superview?.effectiveUserInterfaceLayoutDirection ?? storedLayoutDirection
     }
   }
 

@@ -1,0 +1,40 @@
+import HeapModule
+
+/// Entries by dense integer id; ids given back are reused lowest first.
+///
+/// Lowest first, not last-freed first: a subtree removed and added again (churn) then gets its
+/// ids in the order it had, and a full solve, which adds constraints in id order, replays the
+/// layout in the order it was built. Reused last-freed first, they came back reversed, and
+/// re-solving a form from scratch after churn went quadratic (38 s at 10,000 views against 0.2 s
+/// for a resize).
+///
+/// The entries and the free ids change together, in one call: an engine keeps a table as one
+/// property, so each insertion or removal is one access to the engine's storage rather than
+/// three (each checked at run time for exclusive access).
+struct IDTable<Entry> {
+  /// The entries by id; nil for an id given back.
+  private(set) var entries: [Entry?] = []
+  private var freeIDs = Heap<Int32>()
+
+  /// The number of ids given out so far, in use or not.
+  var count: Int { entries.count }
+
+  /// The entry with `id`, or nil for one given back or never given out.
+  subscript(id: Int) -> Entry? { id >= 0 && id < entries.count ? entries[id] : nil }
+
+  /// Stores `entry` under the lowest free id, or a new one; returns the id.
+  mutating func insert(_ entry: Entry) -> Int32 {
+    if let id = freeIDs.popMin() {
+      entries[Int(id)] = entry
+      return id
+    }
+    entries.append(entry)
+    return Int32(entries.count - 1)
+  }
+
+  /// Gives `id` back.
+  mutating func remove(_ id: Int32) {
+    entries[Int(id)] = nil
+    freeIDs.insert(id)
+  }
+}
