@@ -49,6 +49,35 @@ struct BehaviourTests {
     expectFrame(label, 16, 46.75, 34, 20.5)
   }
 
+  /// A view's effective direction is cached; moving a subtree, or changing an ancestor's
+  /// attribute or direction, must be seen below it however deep.
+  @Test("A view takes the direction of the tree it moves into")
+  func directionFollowsMoves() {
+    let root = View(frame: Rect(x: 0, y: 0, width: 375, height: 667))
+    let rightToLeft = View()
+    rightToLeft.semanticContentAttribute = .forceRightToLeft
+    let leftToRight = View()
+    root.addSubview(rightToLeft)
+    root.addSubview(leftToRight)
+    let child = View()
+    let grandchild = View()
+    child.addSubview(grandchild)
+    leftToRight.addSubview(child)
+    #expect(grandchild.effectiveUserInterfaceLayoutDirection == .leftToRight)
+    child.removeFromSuperview()
+    rightToLeft.addSubview(child)
+    #expect(grandchild.effectiveUserInterfaceLayoutDirection == .rightToLeft)
+    rightToLeft.semanticContentAttribute = .unspecified
+    #expect(grandchild.effectiveUserInterfaceLayoutDirection == .leftToRight)
+    root.userInterfaceLayoutDirection = .rightToLeft
+    #expect(grandchild.effectiveUserInterfaceLayoutDirection == .rightToLeft)
+    #expect(leftToRight.effectiveUserInterfaceLayoutDirection == .rightToLeft)
+    child.removeFromSuperview()
+    #expect(grandchild.effectiveUserInterfaceLayoutDirection == .leftToRight)
+    leftToRight.addSubview(child)
+    #expect(grandchild.effectiveUserInterfaceLayoutDirection == .rightToLeft)
+  }
+
   @Test(
     "A constant changes in place, without removing the constraint", arguments: SolverKind.allCases)
   func constantInPlace(solver: SolverKind) {
