@@ -53,7 +53,7 @@ struct SolverProbe: ParsableCommand {
 
   func run() throws {
     print(
-      "kind   views solver  constraints build_ms  suggest_us  constant_us  alloc_B/op "
+      "kind   views solver  constraints build_ms build_faults  suggest_us  constant_us  alloc_B/op "
         + "retained_MB  teardown_ms  after_teardown_B  cells/row  max_cells")
     let budget = memoryBudget << 20
     for kind in kinds.split(separator: ",").compactMap({ SolverSystem.Kind(rawValue: String($0)) })
@@ -111,9 +111,11 @@ struct SolverProbe: ParsableCommand {
     AllocatorStatistics.refresh()
     let startBytes = AllocatorStatistics.allocatedBytes
     let clock = ContinuousClock()
+    let faultsBefore = minorPageFaults()
     let build = clock.measure {
       do { try system.install(in: &solver) } catch { print("  skipped: \(error)") }
     }
+    let buildFaults = minorPageFaults() - faultsBefore
     guard solver.statistics.constraints == system.constraints.count else {
       return ("skipped (the dense tableau would pass its memory budget)", nil)
     }
@@ -168,6 +170,7 @@ struct SolverProbe: ParsableCommand {
     let line = [
       String(system.constraints.count).padding(11, left: true),
       format(build.milliseconds).padding(8, left: true),
+      String(buildFaults).padding(12, left: true),
       format(suggest.microseconds / Double(repetitions)).padding(11, left: true),
       format(change.microseconds / Double(repetitions)).padding(12, left: true),
       format(perOp).padding(10, left: true),
