@@ -3,8 +3,10 @@
 ///
 /// A row is copied the first time the transaction changes it; rows and symbols made during the
 /// transaction are released on rollback; rows and symbols retired during it are only returned to
-/// their free lists at commit. The log's buffers are kept between transactions.
-struct Journal {
+/// their free lists at commit. The log's buffers are kept between transactions, in manual memory
+/// (``ManualArray``) that a ``ManualStorage`` of the solver's owns: every add opens and closes a
+/// transaction and logs a few entries, and arrays checked their buffers on every write.
+struct Journal: ManuallyAllocated {
   /// One cell of an objective row as it was (`symbol` -1: the row's constant).
   struct SavedCell {
     var row: Int32
@@ -22,16 +24,16 @@ struct Journal {
 
   private(set) var isActive = false
   private var epoch: UInt32 = 0
-  private var savedEpoch: [UInt32] = []
-  var savedRows: [SavedRow] = []
-  var savedCells: [Cell] = []
+  private var savedEpoch = ManualArray<UInt32>()
+  var savedRows = ManualArray<SavedRow>()
+  var savedCells = ManualArray<Cell>()
   /// Cells of objective rows, logged one by one before they change (see ``Solver/saveCells``).
-  var savedObjectiveCells: [SavedCell] = []
-  var createdRows: [Int32] = []
-  var createdSymbols: [Int32] = []
-  var pendingRows: [Int32] = []
-  var pendingSymbols: [Int32] = []
-  var createdLevels: [Float] = []
+  var savedObjectiveCells = ManualArray<SavedCell>()
+  var createdRows = ManualArray<Int32>()
+  var createdSymbols = ManualArray<Int32>()
+  var pendingRows = ManualArray<Int32>()
+  var pendingSymbols = ManualArray<Int32>()
+  var createdLevels = ManualArray<Float>()
   var pivotCount = 0
   var substitutedRows = 0
   var breakpointsPassed = 0
@@ -39,10 +41,35 @@ struct Journal {
 
   /// Bytes held by the log's buffers.
   var bytes: Int {
-    func size<T>(_ array: [T]) -> Int { array.capacity * MemoryLayout<T>.stride }
-    return size(savedEpoch) + size(savedRows) + size(savedCells) + size(createdRows)
-      + size(createdSymbols) + size(pendingRows) + size(pendingSymbols) + size(createdLevels)
-      + size(savedObjectiveCells)
+    savedEpoch.bytes + savedRows.bytes + savedCells.bytes + createdRows.bytes
+      + createdSymbols.bytes + pendingRows.bytes + pendingSymbols.bytes + createdLevels.bytes
+      + savedObjectiveCells.bytes
+  }
+
+  func copy() -> Journal {
+    var copy = self
+    copy.savedEpoch = savedEpoch.copy()
+    copy.savedRows = savedRows.copy()
+    copy.savedCells = savedCells.copy()
+    copy.savedObjectiveCells = savedObjectiveCells.copy()
+    copy.createdRows = createdRows.copy()
+    copy.createdSymbols = createdSymbols.copy()
+    copy.pendingRows = pendingRows.copy()
+    copy.pendingSymbols = pendingSymbols.copy()
+    copy.createdLevels = createdLevels.copy()
+    return copy
+  }
+
+  mutating func deallocate() {
+    savedEpoch.deallocate()
+    savedRows.deallocate()
+    savedCells.deallocate()
+    savedObjectiveCells.deallocate()
+    createdRows.deallocate()
+    createdSymbols.deallocate()
+    pendingRows.deallocate()
+    pendingSymbols.deallocate()
+    createdLevels.deallocate()
   }
 
   /// Gives back what the buffers grew into beyond what they hold.
@@ -70,7 +97,7 @@ struct Journal {
 
   /// Whether `row` still needs saving in this transaction; marks it saved.
   mutating func claim(_ row: Int32) -> Bool {
-    while savedEpoch.count <= Int(row) { savedEpoch.append(0) }
+    savedEpoch.grow(to: Int(row) + 1, with: 0)
     if savedEpoch[Int(row)] == epoch { return false }
     savedEpoch[Int(row)] = epoch
     return true
@@ -104,7 +131,7 @@ extension Solver {
     guard journal.isActive, journal.claim(row) else { return }
     let first = journal.savedCells.count
     var cells = journal.savedCells
-    journal.savedCells = []
+    journal.savedCells = ManualArray()
     tableau.forEachCell(of: row) { symbol, coefficient in
       cells.append(Cell(symbol: symbol, coefficient: coefficient))
     }
@@ -125,7 +152,7 @@ extension Solver {
     guard rowSubject[Int(target)] == RowRole.objective else { return save(target) }
     guard !journal.isClaimed(target) else { return }
     var cells = journal.savedObjectiveCells
-    journal.savedObjectiveCells = []
+    journal.savedObjectiveCells = ManualArray()
     cells.append(.init(row: target, symbol: -1, value: tableau.constant(of: target)))
     cells.append(
       .init(row: target, symbol: replaced, value: tableau.coefficient(of: replaced, in: target)))
@@ -141,8 +168,8 @@ extension Solver {
   /// Keeps the transaction's changes and returns what it retired to the free lists.
   mutating func commit() {
     // Move the lists out rather than copy them: a copy would make `end()` reallocate them.
-    var rows: [Int32] = []
-    var symbols: [Int32] = []
+    var rows = ManualArray<Int32>()
+    var symbols = ManualArray<Int32>()
     swap(&rows, &journal.pendingRows)
     swap(&symbols, &journal.pendingSymbols)
     journal.end()
@@ -199,8 +226,8 @@ extension Solver {
       let (index, found) = levelPosition(of: priority)
       if found { levelOrder.remove(at: index) }
     }
-    var createdRows: [Int32] = []
-    var createdSymbols: [Int32] = []
+    var createdRows = ManualArray<Int32>()
+    var createdSymbols = ManualArray<Int32>()
     swap(&createdRows, &journal.createdRows)
     swap(&createdSymbols, &journal.createdSymbols)
     journal.end()

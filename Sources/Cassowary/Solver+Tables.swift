@@ -117,6 +117,13 @@ extension Solver {
   @inline(__always)
   mutating func prepareToChange() {
     if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    if !isKnownUniquelyReferenced(&journalStorage) { journalStorage = journalStorage.copy() }
+  }
+
+  /// The undo log, changed in place.
+  var journal: Journal {
+    @inline(__always) unsafeAddress { UnsafePointer(journalStorage.contents) }
+    @inline(__always) unsafeMutableAddress { journalStorage.contents }
   }
 
   var symbolKind: ManualArray<SymbolKind> {

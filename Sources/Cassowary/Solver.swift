@@ -52,7 +52,8 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   /// Long steps that passed breakpoints without moving (see
   /// ``longStepLeavingRow(for:direction:minimizingArtificial:mayStayPut:)``).
   var degenerateLongSteps = 0
-  var journal = Journal()
+  /// The undo log, in manual memory of its own (see ``Journal``).
+  var journalStorage = ManualStorage(Journal())
   /// Constraints added or removed since the last outermost batch closed.
   var structuralChanges = 0
 
