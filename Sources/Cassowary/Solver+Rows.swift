@@ -13,6 +13,9 @@ extension Solver {
   ) throws(SolverError) -> (tag: Tag, pending: PendingSubject?)? {
     let (row, tag) = makeRow(for: constraint, owner: owner)
     var asWritten = RowRole.none
+    /// A required inequality that may still take a definition over if it would need phase one:
+    /// its row as written is made again then, rather than copied up front for every one.
+    var mayTakeOver = false
     if keepsDefinitions {
       // A new variable (or one nothing defines yet) becomes this row's subject, and the row its
       // definition, as written. When every variable of a required row is already defined:
@@ -38,12 +41,14 @@ extension Solver {
           }
         }
         if levels == 0 && redefining && constraint.priority.isRequired {
-          asWritten = makeRow(subject: RowRole.none)
-          tableau.add(row: row, times: 1, to: asWritten)
-          if constraint.relation == .equal,
-            let (variable, pair) = redefinableVariable(in: asWritten)
-          {
-            return takeOver(variable, softPair: pair, by: asWritten, dropping: row, tag: tag)
+          if constraint.relation == .equal {
+            asWritten = makeRow(subject: RowRole.none)
+            tableau.add(row: row, times: 1, to: asWritten)
+            if let (variable, pair) = redefinableVariable(in: asWritten) {
+              return takeOver(variable, softPair: pair, by: asWritten, dropping: row, tag: tag)
+            }
+          } else {
+            mayTakeOver = true
           }
         }
         guard constraint.priority.isRequired, levels < maximumExpansionLevels,
@@ -68,6 +73,10 @@ extension Solver {
         throw .unsatisfiable(ConstraintID(0), constraint, conflicts: requiredOwners(of: row))
       }
       subject = tag.marker  // redundant: the constraint already holds
+    }
+    if subject < 0 && mayTakeOver {
+      asWritten = makeRow(subject: RowRole.none)
+      writeAsWritten(constraint, tag: tag, to: asWritten)
     }
     if subject < 0 && asWritten != RowRole.none,
       let (variable, pair) = redefinableVariable(in: asWritten)
@@ -121,16 +130,7 @@ extension Solver {
         }
       }
     } else {
-      tableau.setConstant(expression.constant, of: row)
-      for term in expression.terms where term.coefficient != 0 {
-        let symbol = self.symbol(for: term.variable)
-        let basic = basicRow[Int(symbol)]
-        if basic >= 0 && !keepsDefinitions {
-          tableau.add(row: basic, times: term.coefficient, to: row)
-        } else {
-          tableau.add(term.coefficient, for: symbol, to: row)
-        }
-      }
+      writeTerms(of: expression, to: row)
     }
     let required = constraint.priority.isRequired
     let priority = required ? 0 : constraint.priority.rawValue
@@ -162,6 +162,30 @@ extension Solver {
     if tag.other >= 0 { pair(tag.marker, tag.other, priority: priority) }
     if tableau.constant(of: row) < 0 { tableau.scale(row: row, by: -1) }
     return (row, tag)
+  }
+
+  /// Writes `expression` into the empty `row`: its constant, and its terms over their variables'
+  /// symbols (a basic variable's definition instead, where rows are not kept as written).
+  mutating func writeTerms(of expression: LinearExpression, to row: Int32) {
+    tableau.setConstant(expression.constant, of: row)
+    for term in expression.terms where term.coefficient != 0 {
+      let symbol = self.symbol(for: term.variable)
+      let basic = basicRow[Int(symbol)]
+      if basic >= 0 && !keepsDefinitions {
+        tableau.add(row: basic, times: term.coefficient, to: row)
+      } else {
+        tableau.add(term.coefficient, for: symbol, to: row)
+      }
+    }
+  }
+
+  /// Writes into the empty `row` the required `constraint`'s row as ``makeRow(for:owner:)``
+  /// wrote it, with the marker of `tag`: the same cells in the same order.
+  mutating func writeAsWritten(_ constraint: Constraint, tag: Tag, to row: Int32) {
+    precondition(constraint.priority.isRequired && tag.other < 0, "an optional constraint")
+    writeTerms(of: constraint.expression, to: row)
+    tableau.add(tag.markerCoefficient, for: tag.marker, to: row)
+    if tableau.constant(of: row) < 0 { tableau.scale(row: row, by: -1) }
   }
 
   /// The tag and constant of the constraint added last, when `constraint` is optional and has
