@@ -58,17 +58,9 @@ struct SolverTables: ManuallyAllocated {
   }
 
   mutating func deallocate() {
-    symbolKind.deallocate()
-    basicRow.deallocate()
-    symbolPartner.deallocate()
-    symbolLevel.deallocate()
-    symbolVariable.deallocate()
-    isCandidate.deallocate()
-    freeSymbols.deallocate()
+    deallocateSymbolsAndRows()
     symbolMark.deallocate()
     visitMark.deallocate()
-    rowSubject.deallocate()
-    rowPriority.deallocate()
     variableSymbol.deallocate()
     variableUses.deallocate()
     reportedValue.deallocate()
@@ -76,6 +68,21 @@ struct SolverTables: ManuallyAllocated {
     cachedValue.deallocate()
     needsEvaluation.deallocate()
     dirtyVariables.deallocate()
+  }
+
+  /// Frees the per-symbol and per-row tables, which a solver left with no symbol no longer
+  /// needs; the per-variable tables stay (they still say what its client was told), and so do
+  /// the marks (their epochs run on).
+  mutating func deallocateSymbolsAndRows() {
+    symbolKind.deallocate()
+    basicRow.deallocate()
+    symbolPartner.deallocate()
+    symbolLevel.deallocate()
+    symbolVariable.deallocate()
+    isCandidate.deallocate()
+    freeSymbols.deallocate()
+    rowSubject.deallocate()
+    rowPriority.deallocate()
   }
 
   /// Bytes held by the tables.

@@ -336,17 +336,9 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
 
   /// Frees the symbol tables once nothing is left, so memory returns to where it started.
   private mutating func releaseSymbolTables() {
-    symbolKind.deallocate()
-    basicRow.deallocate()
-    symbolPartner.deallocate()
-    symbolLevel.deallocate()
-    symbolVariable.deallocate()
-    isCandidate.deallocate()
-    freeSymbols.deallocate()
+    storage.contents.pointee.deallocateSymbolsAndRows()
     candidates = Heap()
     tableau.removeAll()
-    rowSubject.deallocate()
-    rowPriority.deallocate()
   }
 
   mutating func growVariables(to count: Int) {
