@@ -107,12 +107,14 @@ struct ManualArray<Element: BitwiseCopyable> {
     self.count = count
   }
 
-  /// Moves the elements into memory of their size when growth left an eighth or more of the
-  /// capacity unused (and more than a few kilobytes' worth of elements), as
-  /// `Array.trimExcessCapacity()` does.
+  /// Moves the elements into memory of about their size when growth left an eighth or more of
+  /// the capacity unused (and more than a few kilobytes' worth of elements), as
+  /// `Array.trimExcessCapacity()` does. An eighth is kept spare, as the allocator's size classes
+  /// leave an array: trimmed to the element, the first few elements a layout adds after its
+  /// build (a nested grid's first layout pass) doubled every table.
   mutating func trimExcessCapacity() {
     guard capacity > count + count / 8 + 1024 else { return }
-    reallocate(capacity: count)
+    reallocate(capacity: count + count / 8)
   }
 
   /// An array holding copies of the elements, in memory of its own with the same capacity.

@@ -180,13 +180,20 @@ struct SegmentPool<Element: PoolElement> {
     taken = blockEnd
     let lastStart = blockStarts.last.map { Int($0) << Self.unitShift } ?? 0
     let lastSize = Int(blockEnd) - lastStart
+    // Twice the last block, but no more than an eighth of the slots taken so far: after a
+    // compaction into one block of its exact size, the next few cells (a first layout pass
+    // adding a handful of constraints) get a small block, not one as large as the largest.
     var size = min(max(Self.firstBlock, 2 * lastSize), Self.largestBlock)
-    size = max(size, (capacity + Self.unit - 1) & ~(Self.unit - 1))
+    size = min(size, max(Self.firstBlock, Self.roundedToUnits(Int(taken) / 8)))
+    size = max(size, Self.roundedToUnits(capacity))
     addBlock(slots: size)
     let start = taken
     taken += Int32(capacity)
     return start
   }
+
+  /// `slots` rounded up to a whole number of units.
+  private static func roundedToUnits(_ slots: Int) -> Int { (slots + unit - 1) & ~(unit - 1) }
 
   /// Allocates a block of `size` slots (a whole number of units) after the last.
   private mutating func addBlock(slots size: Int) {
@@ -241,10 +248,11 @@ struct SegmentPool<Element: PoolElement> {
   }
 
   /// Rebuilds the pool holding exactly the elements `segments` use, each segment at its exact
-  /// size, in new blocks; empty segments are released. `segments` must be every segment of the
-  /// pool (the rows of a tableau, or its columns), holding `used` elements in all.
+  /// size, in one new block of their size; empty segments are released. `segments` must be every
+  /// segment of the pool (the rows of a tableau, or its columns), holding `used` elements in all.
   mutating func compact(_ segments: inout ManualArray<Segment>, holding used: Int) {
     var compacted = SegmentPool(initialCapacity: initialCapacity)
+    if used > 0 { compacted.addBlock(slots: Self.roundedToUnits(used)) }
     var live = 0
     var moved = 0
     for index in segments.indices where segments[index].capacity > 0 {
