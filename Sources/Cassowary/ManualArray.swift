@@ -86,11 +86,6 @@ struct ManualArray<Element: BitwiseCopyable> {
   @inline(__always)
   mutating func removeAllKeepingCapacity() { count = 0 }
 
-  /// Makes room for `minimumCapacity` elements in all.
-  mutating func reserveCapacity(_ minimumCapacity: Int) {
-    if minimumCapacity > capacity { reallocate(capacity: minimumCapacity) }
-  }
-
   /// Appends `filler` until the array holds `count` elements; beyond the capacity, the memory at
   /// least doubles.
   @inline(__always)
