@@ -22,12 +22,12 @@ struct Segment: BitwiseCopyable {
 /// are reused, so a steady state of adds and removes allocates nothing. A free list runs through
 /// its segments' first slots (see ``PoolElement``), so it needs no storage of its own. New
 /// segments are cut from the end of the slots taken so far. Compaction packs every segment at its
-/// exact size. When the last segment is freed the memory itself is released, so memory returns to
-/// where it started.
+/// exact size, into one block. When the last segment is freed the memory itself is released, so
+/// memory returns to where it started.
 ///
 /// The slots are numbered contiguously but live in blocks that are never moved: a pool that runs
-/// out of room adds a block (twice the last one's size, up to ``largestBlock``) instead of
-/// copying everything into one twice as large. A pool that grew by copying touched about three
+/// out of room adds a block (twice the last one's size, up to ``largestBlock`` and to an eighth
+/// of the slots taken) instead of copying everything into one twice as large. A pool that grew by copying touched about three
 /// times its final size in new memory, every page of it a page fault (a third of a 10,000-view
 /// form's build). A slot is found through a table with an entry per ``unit`` of slots; a segment
 /// never crosses from one block into another, so a loop over a segment reads one pointer.
