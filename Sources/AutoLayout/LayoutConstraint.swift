@@ -25,9 +25,9 @@ public final class LayoutConstraint {
   /// A constraint does not keep its items alive (UIKit's are `unowned(unsafe)`). The references
   /// are unowned rather than weak, because the side table that a weak reference gives its
   /// object makes every retain and release of that object take the slow path (7 to 14 % of a
-  /// scene's build, a third of a layout pass); instead, an item that goes sets the references
-  /// to it to `nil` itself (see ``LayoutItem/referringConstraints``), so they read as weak ones
-  /// would.
+  /// scene's build, a third of a layout pass); instead, an item that goes marks the references
+  /// to it as gone itself (see ``LayoutItem/referringConstraints``), so they read as `nil`, as
+  /// weak ones would.
   public var firstItem: LayoutItem? { isFirstItemGone ? nil : storedFirstItem }
   /// The attribute of the first item.
   public let firstAttribute: LayoutAttribute
@@ -39,7 +39,9 @@ public final class LayoutConstraint {
   /// rather than references set to nil: a stored `var` reference is checked for exclusive
   /// access at run time on every read (some 80 instructions; a constraint's items are read a
   /// dozen times on its way into the solver), and an unowned one must be, since assigning it
-  /// releases the old reference inside the access. A gone item is never read through them.
+  /// releases the old reference inside the access. A gone item is never read through them; its
+  /// memory (not the object: it has been deinitialized) stays allocated until the constraint
+  /// goes too, as an unowned reference keeps it.
   private unowned(safe) let storedFirstItem: LayoutItem
   private unowned(safe) let storedSecondItem: LayoutItem?
   private var isFirstItemGone = false
