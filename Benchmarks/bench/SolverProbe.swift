@@ -108,8 +108,9 @@ struct SolverProbe: ParsableCommand {
 
   /// Measures one cell: its line, and the bytes the built solver retained (nil when skipped).
   func measure(_ system: SolverSystem, _ solver: inout some LayoutSolver) -> (String, Int?) {
-    AllocatorStatistics.refresh()
-    let startBytes = AllocatorStatistics.allocatedBytes
+    // The thread's exact counters, not `stats.allocated`, which also counts what jemalloc's
+    // thread caches hold and so moved by ±700 KB between cells when nothing leaked.
+    let lifetime = AllocationMeter()
     let clock = ContinuousClock()
     let faultsBefore = minorPageFaults()
     let build = clock.measure {
@@ -120,8 +121,7 @@ struct SolverProbe: ParsableCommand {
       return ("skipped (the dense tableau would pass its memory budget)", nil)
     }
     solver.forEachChangedValue { _, _ in }
-    AllocatorStatistics.refresh()
-    let retained = AllocatorStatistics.allocatedBytes - startBytes
+    let retained = lifetime.stop().netBytes
     let statistics = solver.statistics
     if verbose {
       print(
@@ -163,8 +163,7 @@ struct SolverProbe: ParsableCommand {
       try? solver.removeEditVariable(system.rootWidth)
       try? solver.removeEditVariable(system.rootHeight)
     }
-    AllocatorStatistics.refresh()
-    let afterTeardown = AllocatorStatistics.allocatedBytes - startBytes
+    let afterTeardown = lifetime.stop().netBytes
 
     let perOp = Double(suggestAllocations + changeAllocations) / Double(2 * repetitions)
     let line = [

@@ -10,6 +10,12 @@ public struct AllocationDelta: Equatable, Sendable {
   public var deallocatedBytes: UInt64
   /// The thread's peak net allocation above its level at the start.
   public var peakBytes: UInt64
+
+  /// Bytes this thread allocated and did not free (allocated − freed; negative when it freed
+  /// more than it allocated): what the code left live, exactly. jemalloc's process-wide
+  /// `stats.allocated` also counts the blocks its thread caches hold, so it moves by hundreds of
+  /// kilobytes either way when nothing leaks.
+  public var netBytes: Int { Int(truncatingIfNeeded: allocatedBytes &- deallocatedBytes) }
 }
 
 /// Measures the allocations of a stretch of code on the current thread.

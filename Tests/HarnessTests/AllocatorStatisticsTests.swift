@@ -38,6 +38,25 @@ import Testing
     #expect(AllocatorStatistics.threadDeallocatedBytes >= UInt64(expected))
   }
 
+  /// Freed small blocks stay in jemalloc's thread cache, which `stats.allocated` still counts;
+  /// the meter's net figure comes from the thread's exact counters, so it returns to zero, and
+  /// counts a block that stays live.
+  @Test func netBytesAreExactAcrossTheThreadCache() {
+    _ = AllocationMeter().stop()  // anything the meter itself sets up on first use
+    let meter = AllocationMeter()
+    var arrays: [[Int64]] = []
+    for index in 0..<1_000 { arrays.append([Int64](repeating: Int64(index), count: 8)) }
+    let kept = [Int64](repeating: 7, count: 1_000)
+    let whileLive = meter.stop().netBytes
+    arrays = []
+    let afterFree = meter.stop().netBytes
+    let keptBytes = kept.capacity * MemoryLayout<Int64>.stride
+
+    #expect(whileLive >= 1_000 * 8 * MemoryLayout<Int64>.stride + keptBytes)
+    #expect(afterFree >= keptBytes && afterFree < keptBytes + 64)  // its header and size class
+    #expect(arrays.isEmpty && kept.count == 1_000)
+  }
+
   @Test func unknownStatisticThrowsANamedError() {
     #expect(throws: AllocatorStatisticsError.self) {
       try AllocatorStatistics.read("stats.no.such.thing", as: UInt64.self)
