@@ -1,6 +1,6 @@
 /// The constraints a stack view makes, as UIKit's `_UIOrderedLayoutArrangement` (along the axis)
-/// and `_UIAlignedLayoutArrangement` (across it) make them; see
-/// `shared/notes/autolayout-semantics.md` §4 for the sources.
+/// and `_UIAlignedLayoutArrangement` (across it) make them; `docs/model.md` lists them, with
+/// where the model departs from UIKit.
 extension StackView {
   /// The attributes of one axis: its two edges, its center and its size.
   struct AxisAttributes {

@@ -1,7 +1,7 @@
 import AutoLayout
 import Testing
 
-/// The red and blue views of "Anatomy of a Constraint" (`shared/reference/004_…`), written with
+/// The red and blue views of "Anatomy of a Constraint" (Apple's Auto Layout Guide), written with
 /// the item/attribute initializer exactly as listed, and what removing a view does to each.
 @Suite("Anatomy of a Constraint")
 struct AnatomyTests {

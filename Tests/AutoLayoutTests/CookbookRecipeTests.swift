@@ -2,7 +2,7 @@ import AutoLayout
 import Testing
 
 /// Every recipe of the Auto Layout Cookbook's "Views with Intrinsic Content Size" chapter
-/// (`shared/reference/000_…`, `001_…`), built with its listed constraints and Interface Builder's
+/// (Apple's Auto Layout Guide), built with its listed constraints and Interface Builder's
 /// CHCR priorities, with frames worked out by hand at 375 × 667 and 667 × 375.
 ///
 /// Metrics (``FontMetrics``): a 17-point character is 8.5 wide, a line 20.5 high with its baseline

@@ -19,7 +19,7 @@ func readmeAutoLayoutExample() {
   #expect("\(label.frame) \(field.frame)" == "(8, 26.75, 34, 20.5) (50, 20, 317, 34)")
 }
 
-/// The README's stack-view example, line for line.
+/// The stack-view example of `docs/model.md`, line for line.
 @Test("README: a stack view with baseline alignment, then a hidden view")
 func readmeStackViewExample() {
   let root = View(frame: Rect(x: 0, y: 0, width: 375, height: 667))

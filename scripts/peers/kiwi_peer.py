@@ -2,7 +2,7 @@
 """kiwisolver as an independent peer for LayoutBench's solvers.
 
 Reads `.constraints` files (the solver-neutral text format of LayoutBench, see the spec
-"constraint-text-format.md"), solves them with kiwisolver, compares solutions against each
+"docs/constraints-format.md"), solves them with kiwisolver, compares solutions against each
 other, and times kiwisolver in the benchmark harness's CSV columns.
 
 Run it through the wrapper beside it, which makes a virtual environment with the pinned

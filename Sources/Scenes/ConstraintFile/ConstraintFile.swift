@@ -1,7 +1,7 @@
 import Cassowary
 
-/// A constraint system in the `.constraints` text format (`shared/spec/constraint-text-format.md`):
-/// the solver-neutral form in which scenes are exported and replayed by other solvers.
+/// A constraint system in the `.constraints` text format (`docs/constraints-format.md`): the
+/// solver-neutral form in which scenes are exported and replayed by other solvers.
 public struct ConstraintFile: Sendable {
   /// One statement, with the line it came from (1-based; 0 when made in code).
   public enum Statement: Sendable {

@@ -20,7 +20,7 @@ import kiwi_peer  # noqa: E402
 
 needs_kiwi = unittest.skipIf(kiwi_peer.kiwisolver is None, "kiwisolver is not installed")
 
-# The example of the spec (constraint-text-format.md).
+# The example of the spec (docs/constraints-format.md).
 EXAMPLE = """\
 # Simple Label and Text Field, root 375 wide, margins 16
 edit root.width = 375 @999
