@@ -39,6 +39,18 @@ struct Stress: ParsableCommand {
   var checkEvery = 100
   @Flag(help: "No progress lines on standard error.")
   var quiet = false
+  @Option(
+    help: ArgumentHelp(
+      "Write one line per step to this file: the step, the bit-exact hash of every frame after it, "
+        + "and the operation (compare two runs' traces to find where they part).",
+      valueName: "file"))
+  var trace: String?
+  @Flag(
+    name: .customLong("verify-tableau"),
+    help: ArgumentHelp(
+      "Check the tableau's equations after every solver operation, stopping at the first "
+        + "that breaks them (slow: for scenes of a few hundred views)."))
+  var verifyTableau = false
 
   mutating func run() throws {
     let configuration: StressConfiguration
@@ -50,6 +62,16 @@ struct Stress: ParsableCommand {
     }
     ensureDeterministicHashing()
     let runner = StressRunner(configuration: configuration)
+    var traceFile: UnsafeMutablePointer<FILE>?
+    if let trace {
+      guard let file = fopen(trace, "w") else {
+        printError(
+          "bench stress: cannot write the trace to '\(trace)': \(String(cString: strerror(errno)))")
+        throw ExitCode(64)
+      }
+      traceFile = file
+    }
+    defer { if let traceFile { fclose(traceFile) } }
     var lastProgress = Date()
     let report: StressReport
     do {
@@ -63,6 +85,14 @@ struct Stress: ParsableCommand {
           guard !quiet, Date().timeIntervalSince(lastProgress) >= 2 else { return }
           lastProgress = Date()
           printError("… \(report.operations) operations, \(Int(report.operationsPerSecond))/s")
+        },
+        trace: traceFile.map { file in
+          { step, operation, hash in
+            let line =
+              "\(step)\t\(String(hash, radix: 16))\t\(operation.map { "\($0)" } ?? "first layout")\n"
+            fputs(line, file)
+            fflush(file)
+          }
         })
     } catch {
       printError("bench stress: \(error.description)")
@@ -97,10 +127,12 @@ struct Stress: ParsableCommand {
       throw Run.UsageError(message: "--seconds must be a positive number")
     }
     guard checkEvery >= 1 else { throw Run.UsageError(message: "--check-every must be at least 1") }
-    return StressConfiguration(
+    var configuration = StressConfiguration(
       kind: kind, variant: parts.count > 1 ? parts[1] : nil, views: views, solver: solverKind,
       seed: seed, operations: operations ?? (seconds == nil ? 1000 : nil), seconds: seconds,
       checkEvery: checkEvery)
+    configuration.verifiesTableau = verifyTableau
+    return configuration
   }
 }
 

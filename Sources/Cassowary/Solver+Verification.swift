@@ -12,6 +12,9 @@ extension Solver {
     func check(_ name: String, _ expression: LinearExpression, _ tag: Tag, _ relation: Relation) {
       var terms: [Int32: Double] = [:]
       var constant = expression.constant
+      // The magnitudes the leftover constant was computed from: round-off is relative to them,
+      // as in the soak's scaled residual.
+      var magnitude = abs(expression.constant)
       for term in expression.terms {
         let symbol = variableSymbol[Int(term.variable.id)]
         guard symbol >= 0 else {
@@ -35,12 +38,13 @@ extension Solver {
         guard row >= 0 else { continue }
         terms[symbol] = nil
         constant += coefficient * tableau.constant(of: row)
+        magnitude += abs(coefficient * tableau.constant(of: row))
         tableau.forEachCell(of: row) { inner, value in
           terms[inner, default: 0] += coefficient * value
           pending.append(inner)
         }
       }
-      let scale = 1 + abs(expression.constant)
+      let scale = 1 + magnitude
       let left = terms.filter { abs($0.value) > tolerance * scale }
       if abs(constant) > tolerance * scale || !left.isEmpty {
         let parts = left.sorted { $0.key < $1.key }.map { "\($0.value)·s\($0.key)" }
@@ -77,6 +81,36 @@ extension Solver {
         LinearExpression([Term(Variable(id: variable))], constant: -edit.value),
         edit.tag, .equal)
     }
+    // Each level's objective row must be the sum of the errors at its priority, expanded: its
+    // costs, that is (its constant, the level's error, is not kept up to date by every path and
+    // decides nothing).
+    for level in levelOrder {
+      let priority = rowPriority[Int(level.row)]
+      var terms: [Int32: Double] = [:]
+      tableau.forEachCell(of: level.row) { symbol, value in terms[symbol, default: 0] -= value }
+      func addErrors(of tag: Tag) {
+        guard tag.priority == priority else { return }
+        for error in tag.symbols where error >= 0 && symbolKind[Int(error)] == .error {
+          let row = basicRow[Int(error)]
+          if row < 0 {
+            terms[error, default: 0] += 1
+            continue
+          }
+          tableau.forEachCell(of: row) { symbol, value in terms[symbol, default: 0] += value }
+        }
+      }
+      for record in records { if let record { addErrors(of: record.tag) } }
+      // Removals a batch deferred are still in the tableau.
+      for record in pendingRemovals { addErrors(of: record.tag) }
+      for edit in edits.values { addErrors(of: edit.tag) }
+      let left = terms.filter { abs($0.value) > tolerance }
+      if !left.isEmpty {
+        let parts = left.sorted { $0.key < $1.key }.map { "\($0.value)·s\($0.key)" }
+        defects.append(
+          "objective at \(priority): its costs differ from its errors' by "
+            + parts.joined(separator: " + "))
+      }
+    }
     return defects
   }
 }
@@ -84,11 +118,15 @@ extension Solver {
 extension SparseSolver {
   /// The constraints whose equations the tableau no longer implies (empty when it is sound):
   /// a consistency check for tests and debugging, costly on large systems.
-  public func structuralDefects() -> [String] { core.structuralDefects() }
+  public func structuralDefects(tolerance: Double = 1e-7) -> [String] {
+    core.structuralDefects(tolerance: tolerance)
+  }
 }
 
 extension DenseSolver {
   /// The constraints whose equations the tableau no longer implies (empty when it is sound):
   /// a consistency check for tests and debugging, costly on large systems.
-  public func structuralDefects() -> [String] { core.structuralDefects() }
+  public func structuralDefects(tolerance: Double = 1e-7) -> [String] {
+    core.structuralDefects(tolerance: tolerance)
+  }
 }

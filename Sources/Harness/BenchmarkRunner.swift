@@ -493,3 +493,24 @@ public func frameChecksum(_ root: View) -> String {
   }
   return String(hash, radix: 16)
 }
+
+/// A hash of the bit patterns of every frame in `root`'s subtree (FNV-1a over the four values of
+/// each frame, depth first): equal only when every value is the same to the last bit, where
+/// ``frameChecksum(_:)`` rounds to a millionth of a point.
+///
+/// - Complexity: O(views).
+public func exactFrameHash(_ root: View) -> UInt64 {
+  var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+  root.visitSubtree { view in
+    let frame = view.frame
+    for value in [frame.minX, frame.minY, frame.width, frame.height] {
+      var bits = value.bitPattern
+      for _ in 0..<8 {
+        hash ^= bits & 0xff
+        hash = hash &* 0x100_0000_01b3
+        bits >>= 8
+      }
+    }
+  }
+  return hash
+}

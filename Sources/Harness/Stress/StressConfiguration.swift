@@ -34,6 +34,9 @@ public struct StressConfiguration {
   /// Makes the solver of the scene under test instead of `solver` (which still names the
   /// reference's counterpart): the injection point for tests with a corrupted solver double.
   public var makeSolver: (() -> any LayoutSolver)?
+  /// Check the tableau's equations after every solver operation of the scene under test (and of
+  /// the reference), stopping at the first that breaks them: slow, for small scenes.
+  public var verifiesTableau = false
 
   /// A configuration with the command line's defaults: 1,000 operations, checks every 100.
   public init(

@@ -33,6 +33,11 @@ public struct StressReport {
   public var memory = MemoryDrift()
   /// The first violation, which stopped the run.
   public var violation: StressViolation?
+  /// The harness's frame checksum of the last layout (``frameChecksum(_:)``).
+  public var finalChecksum = ""
+  /// The bit-exact hash of the last layout's frames (``exactFrameHash(_:)``): equal in two runs
+  /// of the same command, since a run is a deterministic function of its configuration.
+  public var finalExactHash: UInt64 = 0
 
   /// Operations per second, checks included.
   public var operationsPerSecond: Double { seconds > 0 ? Double(operations) / seconds : 0 }
@@ -66,6 +71,8 @@ public struct StressReport {
           + "the second half; "
           + (memory.returnsTowardStart ? "returns toward the start" : "does not return"))
     }
+    lines.append(
+      "final layout checksum: \(finalChecksum) (bit-exact \(String(finalExactHash, radix: 16)))")
     lines.append(violation.map { "FAILED: \($0)" } ?? "result: ok")
     return lines.joined(separator: "\n")
   }

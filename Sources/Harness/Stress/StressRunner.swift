@@ -18,21 +18,25 @@ public struct StressRunner {
 
   /// Runs the soak. `willApply` is called before each step with its number and operation (so a
   /// caller can say where a crash happened); `progress` after every check round with the report
-  /// so far. Throws only when the scene cannot be built (a bad view count or variant).
+  /// so far; `trace`, when given, after each step's layout with the step, its operation and the
+  /// bit-exact hash of every frame (``exactFrameHash(_:)``), so two runs can be compared step by
+  /// step. Throws only when the scene cannot be built (a bad view count or variant).
   public func run(
     willApply: (Int, StressOperation) -> Void = { _, _ in },
-    progress: (StressReport) -> Void = { _ in }
+    progress: (StressReport) -> Void = { _ in },
+    trace: ((Int, StressOperation?, UInt64) -> Void)? = nil
   ) throws(SceneError) -> StressReport {
     let c = configuration
     let world = try StressWorld(
       c.kind, views: c.views, seed: c.seed, variant: c.variant, solver: c.solver,
-      replacement: c.makeSolver?())
+      replacement: c.makeSolver?()
+        ?? (c.verifiesTableau ? c.solver.makeVerifyingSolver(tolerance: 1e-6) : nil))
     let other: SolverKind = c.solver == .sparse ? .dense : .sparse
     let reference =
       world.scene.viewCount <= c.referenceLimit
       ? try StressWorld(
         c.kind, views: c.views, seed: c.seed, variant: c.variant, solver: other,
-        replacement: nil)
+        replacement: c.verifiesTableau ? other.makeVerifyingSolver(tolerance: 1e-6) : nil)
       : nil
     var report = StressReport(configuration: c)
     report.views = world.scene.viewCount
@@ -83,6 +87,7 @@ public struct StressRunner {
     }
 
     var step = 0
+    trace?(0, nil, exactFrameHash(world.scene.root))
     if check(0, nil, full: true) {
       while step < limit {
         if let seconds = c.seconds, Date().timeIntervalSince(start) >= seconds { break }
@@ -97,6 +102,7 @@ public struct StressRunner {
           fail("operation", step, operation, "\(error)")
           break
         }
+        trace?(step, operation, exactFrameHash(world.scene.root))
         let last = step == limit
         if !check(step, operation, full: last || step.isMultiple(of: every)) { break }
         if step.isMultiple(of: every) {
@@ -113,6 +119,8 @@ public struct StressRunner {
     report.operations = step
     report.seconds = Date().timeIntervalSince(start)
     report.conflicts = world.loggedConflicts
+    report.finalChecksum = frameChecksum(world.scene.root)
+    report.finalExactHash = exactFrameHash(world.scene.root)
     return report
   }
 }

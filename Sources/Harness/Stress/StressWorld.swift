@@ -17,8 +17,13 @@ final class StressWorld {
   let initialSize: Size
   /// Constraint conflicts the engine recovered from (its log goes nowhere).
   private(set) var loggedConflicts = 0
-  private var originalConstants: [ObjectIdentifier: Double] = [:]
-  private var originalPriorities: [ObjectIdentifier: LayoutPriority] = [:]
+  /// The constants and priorities constraints had before the run first changed them, by
+  /// constraint. An entry holds its constraint, so that no other constraint can be made at the
+  /// same address (and so take over its entry) while the entry exists; entries whose
+  /// constraint is held by nothing else are dropped in ``forgetUnreachableOriginals()``.
+  private var originals: [ObjectIdentifier: Original] = [:]
+  /// The number of entries after the last clean-up: the next one runs when it has doubled.
+  private var originalsAfterCleanUp = 0
   private var cachedViews: [View]?
   private var cachedLowered: [LayoutEngine.LoweredConstraint]?
   private var cachedEditable: [LayoutConstraint]?
@@ -68,12 +73,32 @@ final class StressWorld {
 
   /// The constant `constraint` had before the run first changed it.
   func originalConstant(of constraint: LayoutConstraint) -> Double {
-    originalConstants[ObjectIdentifier(constraint)] ?? constraint.constant
+    originals[ObjectIdentifier(constraint)]?.constant ?? constraint.constant
   }
 
   /// The priority `constraint` had before the run first changed it.
   func originalPriority(of constraint: LayoutConstraint) -> LayoutPriority {
-    originalPriorities[ObjectIdentifier(constraint)] ?? constraint.priority
+    originals[ObjectIdentifier(constraint)]?.priority ?? constraint.priority
+  }
+
+  /// Remembers `constraint`'s constant and priority, unless they are remembered already.
+  private func rememberOriginal(of constraint: LayoutConstraint) {
+    let key = ObjectIdentifier(constraint)
+    if originals[key] == nil {
+      originals[key] = Original(
+        constraint: constraint, constant: constraint.constant, priority: constraint.priority)
+    }
+  }
+
+  /// Drops the entries of constraints that only the entries still hold (gone from the scene for
+  /// good), once the table has doubled since the last clean-up: amortized O(1) per operation.
+  private func forgetUnreachableOriginals() {
+    guard originals.count > 2 * originalsAfterCleanUp + 64 else { return }
+    for key in Array(originals.keys)
+    where isKnownUniquelyReferenced(&originals[key]!.constraint) {
+      originals[key] = nil
+    }
+    originalsAfterCleanUp = originals.count
   }
 
   /// The constraint `target` names.
@@ -117,13 +142,11 @@ final class StressWorld {
       LayoutConstraint.deactivate([extras.remove(at: index)])
     case .setConstant(let target, let constant):
       let constraint = try checked(target)
-      let key = ObjectIdentifier(constraint)
-      if originalConstants[key] == nil { originalConstants[key] = constraint.constant }
+      rememberOriginal(of: constraint)
       constraint.constant = constant
     case .setPriority(let target, let priority):
       let constraint = try checked(target)
-      let key = ObjectIdentifier(constraint)
-      if originalPriorities[key] == nil { originalPriorities[key] = constraint.priority }
+      rememberOriginal(of: constraint)
       constraint.priority = priority
     case .setText(let index, let text):
       guard let label = try view(index) as? Label else {
@@ -157,6 +180,7 @@ final class StressWorld {
     cachedViews = nil
     cachedLowered = nil
     cachedEditable = nil
+    forgetUnreachableOriginals()
     scene.root.layoutIfNeeded()
   }
 
@@ -168,6 +192,13 @@ final class StressWorld {
     default: return constraint(target)
     }
   }
+}
+
+/// A constraint's constant and priority before a run first changed either.
+private struct Original {
+  var constraint: LayoutConstraint
+  var constant: Double
+  var priority: LayoutPriority
 }
 
 /// The reference scene could not apply an operation the scene under test applied.
