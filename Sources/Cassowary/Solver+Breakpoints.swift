@@ -128,10 +128,12 @@ extension Solver {
       let subject = rowSubject[Int(row)]
       guard subject >= 0, symbolKind[Int(subject)] != .external else { return }
       let rate = coefficient * direction
+      guard abs(rate) > pivotTolerance else { return }
       if symbolKind[Int(subject)] == .dummy {
         buffer.append(Breakpoint(ratio: 0, subject: subject, row: row, rate: rate))
       } else if rate < 0 {
-        let ratio = -tableau.constant(of: row) / rate
+        // A constant within the tolerance below zero is zero: the step cannot go backwards.
+        let ratio = max(0, tableau.constant(of: row)) / -rate
         buffer.append(Breakpoint(ratio: ratio, subject: subject, row: row, rate: rate))
       }
     }
@@ -173,7 +175,7 @@ extension Solver {
 
   /// Whether the first non-zero entry of a cost vector is negative: moving still improves.
   func leadsNegative(_ costs: [LevelCost]) -> Bool {
-    for cost in costs where cost.value != 0 { return cost.value < 0 }
+    for cost in costs where abs(cost.value) > costTolerance { return cost.value < 0 }
     return false
   }
 }

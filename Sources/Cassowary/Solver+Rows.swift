@@ -67,6 +67,7 @@ extension Solver {
       // pivot to undo it.
       tableau.scale(row: row, by: -1)
     }
+    dropRoundOffExternals(in: row)
     var subject = chooseSubject(of: row, tag: tag)
     if subject < 0 && holdsOnlyDummies(row) {
       guard abs(tableau.constant(of: row)) <= valueTolerance else {
@@ -212,18 +213,43 @@ extension Solver {
     }
   }
 
+  /// Removes from the new `row` the external symbols whose coefficients are below the pivot
+  /// tolerance: the residue of cancellations (a variable that the constraint's terms cancel
+  /// through definitions), which no subject choice may divide by, and which a restricted row
+  /// must not hold (its value would then follow that variable).
+  mutating func dropRoundOffExternals(in row: Int32) {
+    var found = false
+    tableau.forEachCell(of: row) { symbol, coefficient in
+      if abs(coefficient) <= pivotTolerance && symbolKind[Int(symbol)] == .external {
+        found = true
+      }
+    }
+    guard found else { return }
+    collectCells(of: row)
+    for cell in scratchCells
+    where abs(cell.coefficient) <= pivotTolerance && symbolKind[Int(cell.symbol)] == .external {
+      tableau.removeCell(for: cell.symbol, from: row)
+    }
+  }
+
   /// The symbol to make basic in a new row: its lowest-id external symbol; else the marker or
   /// the other symbol when it is a slack or error with a negative coefficient; else none (-1).
   @inline(__always)  // called from mutating methods, a method call copies the solver
   func chooseSubject(of row: Int32, tag: Tag) -> Int32 {
     var external = Int32.max
-    tableau.forEachCell(of: row) { symbol, _ in
-      if symbolKind[Int(symbol)] == .external && symbol < external { external = symbol }
+    tableau.forEachCell(of: row) { symbol, coefficient in
+      if symbolKind[Int(symbol)] == .external && symbol < external
+        && abs(coefficient) > pivotTolerance
+      {
+        external = symbol
+      }
     }
     if external != .max { return external }
     for symbol in tag.symbols where symbol >= 0 {
       let kind = symbolKind[Int(symbol)]
-      if (kind == .slack || kind == .error) && tableau.coefficient(of: symbol, in: row) < 0 {
+      if (kind == .slack || kind == .error)
+        && tableau.coefficient(of: symbol, in: row) < -pivotTolerance
+      {
         return symbol
       }
     }
@@ -238,7 +264,7 @@ extension Solver {
     var best: (level: Float, symbol: Int32)? = nil
     tableau.forEachCell(of: row) { symbol, coefficient in
       let kind = symbolKind[Int(symbol)]
-      guard coefficient < 0, kind == .slack || kind == .error else { return }
+      guard coefficient < -pivotTolerance, kind == .slack || kind == .error else { return }
       let level = symbolLevel[Int(symbol)]
       if let best, (best.level, best.symbol) < (level, symbol) { return }
       if isAloneAmongRestrictedRows(symbol, in: row) { best = (level, symbol) }
@@ -315,7 +341,8 @@ extension Solver {
   @inline(never)
   func replacementForArtificial(in row: Int32) -> Int32? {
     var best: (rank: Int, symbol: Int32)? = nil
-    tableau.forEachCell(of: row) { symbol, _ in
+    tableau.forEachCell(of: row) { symbol, coefficient in
+      guard abs(coefficient) > pivotTolerance else { return }
       let rank: Int
       switch symbolKind[Int(symbol)] {
       case .slack, .error: rank = 0
@@ -437,9 +464,13 @@ extension Solver {
   func soleDefinition(holding marker: Int32) -> Int32? {
     guard keepsDefinitions, tableau.rowCount(containing: marker) == 1 else { return nil }
     var definition: Int32? = nil
-    tableau.forEachRow(containing: marker) { row, _ in
+    tableau.forEachRow(containing: marker) { row, coefficient in
       let subject = rowSubject[Int(row)]
-      if subject >= 0 && symbolKind[Int(subject)] == .external { definition = row }
+      if subject >= 0 && symbolKind[Int(subject)] == .external
+        && abs(coefficient) > pivotTolerance
+      {
+        definition = row
+      }
     }
     return definition
   }
@@ -473,7 +504,7 @@ extension Solver {
     var third: (subject: Int32, row: Int32)? = nil
     tableau.forEachRow(containing: marker) { row, coefficient in
       let subject = rowSubject[Int(row)]
-      guard subject >= 0 else { return }
+      guard subject >= 0, abs(coefficient) > pivotTolerance else { return }
       if symbolKind[Int(subject)] == .dummy {
         if fixed == nil || subject > fixed!.subject { fixed = (subject, row) }
       } else if symbolKind[Int(subject)] == .external {

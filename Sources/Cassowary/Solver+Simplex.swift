@@ -28,7 +28,16 @@ extension Solver {
         let (row, _) = longStepLeavingRow(
           for: entering, direction: direction, mayStayPut: mayStayPut)
       else {
-        preconditionFailure("the objective is unbounded: the tableau is corrupt")
+        // Every row that could stop the move holds `entering` below the pivot tolerance: its
+        // column is round-off, and so is the cost that made it look improving, which a
+        // consistent tableau bounds (every level is a sum of non-negative errors). It is not
+        // moved. A cost of any size with nothing to stop it is a corrupt tableau.
+        let cost = leadingCost(of: entering).cost
+        guard abs(cost) < noiseCostLimit else {
+          fatalError(
+            "the objective is unbounded along s\(entering) (cost \(cost)): the tableau is corrupt")
+        }
+        continue
       }
       pivot(entering: entering, row: row)
       flipCrossedBreakpoints()
@@ -44,8 +53,8 @@ extension Solver {
       let kind = symbolKind[Int(symbol)]
       guard kind != .dummy, kind != .free, basicRow[Int(symbol)] < 0 else { continue }
       let cost = leadingCost(of: symbol).cost
-      if cost < 0 { return (symbol, 1) }
-      if cost > 0 && kind == .external { return (symbol, -1) }
+      if cost < -costTolerance { return (symbol, 1) }
+      if cost > costTolerance && kind == .external { return (symbol, -1) }
     }
     return nil
   }
@@ -57,7 +66,7 @@ extension Solver {
   func leadingCost(of symbol: Int32) -> (priority: Float, cost: Double) {
     for level in levelOrder {
       let cost = tableau.coefficient(of: symbol, in: level.row)
-      if cost != 0 { return (rowPriority[Int(level.row)], cost) }
+      if abs(cost) > costTolerance { return (rowPriority[Int(level.row)], cost) }
     }
     return (-1, 0)
   }
@@ -79,7 +88,10 @@ extension Solver {
       let bland = degenerateRun >= 50
       for cell in scratchCells {
         let kind = symbolKind[Int(cell.symbol)]
-        let improves = kind == .external ? cell.coefficient != 0 : cell.coefficient < 0
+        let improves =
+          kind == .external
+          ? abs(cell.coefficient) > pivotTolerance
+          : cell.coefficient < -pivotTolerance
         guard improves && kind != .dummy else { continue }
         let priority = bland ? 0 : leadingCost(of: cell.symbol).priority
         if priority < enteringPriority || (priority == enteringPriority && cell.symbol < entering) {
@@ -193,7 +205,7 @@ extension Solver {
     collectCells(of: row)
     var entering: Int32 = -1
     var enteringCoefficient = 0.0
-    for cell in scratchCells where cell.coefficient > 0 {
+    for cell in scratchCells where cell.coefficient > pivotTolerance {
       let kind = symbolKind[Int(cell.symbol)]
       guard kind != .dummy, kind != .free else { continue }
       reducedCost(of: cell.symbol, into: &current)

@@ -180,7 +180,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
       do throws(SolverError) {
         try rebuild()
       } catch {
-        preconditionFailure("a subset of a satisfiable system became unsatisfiable: \(error)")
+        fatalError("a subset of a satisfiable system became unsatisfiable: \(error)")
       }
       return
     }

@@ -47,3 +47,20 @@ func prunedSum(_ old: Double, _ delta: Double) -> Double {
 
 /// The tolerance for a row constant (a value) to count as zero or feasible.
 let valueTolerance = 1e-8
+
+/// The smallest coefficient the simplex pivots on. Coefficients are ratios of the constraints'
+/// own (multipliers near 1), so a smaller one is the residue of a cancellation that rounding
+/// left behind: dividing a row by it would multiply that row's round-off by its inverse (a
+/// layout blown up to 1e10). A symbol whose coefficients in a row are all below it does not
+/// take part in that row's ratio test.
+let pivotTolerance = 1e-7
+
+/// The smallest reduced cost (an objective coefficient, in errors per unit move) that counts:
+/// costs are sums of ±1 weights times row coefficients, so a smaller one is the round-off of
+/// those coefficients, and entering on it moves toward no optimum.
+let costTolerance = 1e-7
+
+/// The largest reduced cost that can be round-off of a column whose entries all fall below
+/// ``pivotTolerance``; an improving symbol with a larger cost and nothing to stop it means a
+/// corrupt tableau.
+let noiseCostLimit = 1e-5
