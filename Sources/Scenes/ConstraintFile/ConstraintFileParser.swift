@@ -18,10 +18,14 @@ extension ConstraintFile {
   public init(parsing text: String, file: String) throws(ConstraintFileError) {
     self.init()
     var lineNumber = 0
-    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+    // Split on the byte: a Swift string treats "\r\n" as one character, which is not "\n", so a
+    // file with Windows line ends would be one line (and, behind a leading comment, empty).
+    var bytes = Substring(text).utf8[...]
+    // A UTF-8 byte order mark, as some editors write, is not part of the first line.
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+    for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
       lineNumber += 1
-      var scanner = LineScanner(
-        Array(line.utf8), file: file, line: lineNumber)
+      var scanner = LineScanner(Array(line), file: file, line: lineNumber)
       try scanner.statement(into: &self)
     }
   }
@@ -297,7 +301,17 @@ struct LineScanner {
         "priority \(formatNumber(value)) is out of range: it must be in (0, 1000]",
         at: column)
     }
-    return Priority(Float(value))
+    // Priorities are single precision, as UIKit's: one that the conversion changes (a
+    // priority that would become required, zero, or equal to a nearby one) is refused rather
+    // than given another meaning. Float's shortest description must read back as the number.
+    let single = Float(value)
+    guard Double("\(single)") == value else {
+      throw error(
+        "priority \(formatNumber(value)) is not a single-precision number (priorities are "
+          + "Float, as UILayoutPriority): it would become \(single)",
+        at: column)
+    }
+    return Priority(single)
   }
 
   mutating func expectEnd() throws(ConstraintFileError) {

@@ -10,11 +10,12 @@ public struct UnsatisfiableFileError: Error, CustomStringConvertible {
   public var conflictingLines: [Int]
 
   public var description: String {
+    guard !conflictingLines.isEmpty else {
+      return "\(file):\(line):1: error: unsatisfiable required constraint; it is false on its own"
+    }
     let others =
-      conflictingLines.isEmpty
-      ? "the required constraints before it"
-      : "line" + (conflictingLines.count == 1 ? " " : "s ")
-        + conflictingLines.map(String.init).joined(separator: ", ")
+      "line" + (conflictingLines.count == 1 ? " " : "s ")
+      + conflictingLines.map(String.init).joined(separator: ", ")
     return
       "\(file):\(line):1: error: unsatisfiable required constraint; it conflicts with \(others)"
   }

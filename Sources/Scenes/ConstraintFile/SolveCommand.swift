@@ -35,6 +35,12 @@ extension ConstraintFile {
         var solver = SparseSolver()
         values = try system.solve(with: &solver, file: file)
       }
+      if let index = values.firstIndex(where: { !$0.isFinite }) {
+        return SolveResult(
+          output: "",
+          error: system.overflowMessage(variable: index, value: values[index], file: file),
+          status: 2)
+      }
       return SolveResult(output: system.solutionText(values), error: "", status: 0)
     } catch let error as UnsatisfiableFileError {
       return SolveResult(output: "", error: error.description, status: 1)
@@ -46,5 +52,23 @@ extension ConstraintFile {
     } catch {
       return SolveResult(output: "", error: "\(file): error: \(error)", status: 1)
     }
+  }
+}
+
+extension ConstraintFile {
+  /// The error for a solution that overflows: the variable, its value, and the first constraint
+  /// that mentions it (its line), whose magnitudes the file must bring within range.
+  func overflowMessage(variable index: Int, value: Double, file: String) -> String {
+    let name = variables.names[index]
+    var line = 1
+    for statement in statements {
+      guard case .constraint(let constraint, let at) = statement,
+        constraint.expression.terms.contains(where: { Int($0.variable.id) == index })
+      else { continue }
+      line = at
+      break
+    }
+    return "\(file):\(line):1: error: the solution overflows: \(name) = \(value) (the "
+      + "constraints' constants and coefficients are too large for double precision)"
   }
 }

@@ -1,0 +1,64 @@
+import Cassowary
+import Scenes
+import Testing
+
+/// Input that other tools and editors produce, and numbers at the edges of what the format can
+/// mean: each is solved as written or refused with a line, a column and status 2.
+@Suite("The .constraints format at its edges")
+struct ConstraintFileEdgeTests {
+  @Test(
+    "Windows line ends and a byte order mark read as Unix ones",
+    arguments: ["\r\n", "\n"], [false, true])
+  func lineEnds(newline: String, byteOrderMark: Bool) {
+    let text =
+      (byteOrderMark ? "\u{FEFF}" : "")
+      + ["# a comment first", "x == 1", "y == x + 2"].joined(separator: newline) + newline
+    let result = ConstraintFile.solve(text: text, file: "f", dense: false)
+    #expect(result.status == 0, "\(result.error)")
+    #expect(result.output == "x = 1.0\ny = 3.0\n")
+  }
+
+  @Test("An unsatisfiable file with Windows line ends is not answered as empty")
+  func unsatisfiableWithCRLF() {
+    let result = ConstraintFile.solve(text: "# c\r\nx == 1\r\nx == 2\r\n", file: "f", dense: false)
+    #expect(result.status == 1)
+    #expect(
+      result.error == "f:3:1: error: unsatisfiable required constraint; it conflicts with line 2")
+  }
+
+  @Test(
+    "A priority that single precision would change is refused",
+    arguments: [
+      ("x == 1 @999.99999", "999.99999", "1000.0"),
+      ("x == 1 @1e-300", "1e-300", "0.0"),
+      ("x == 1 @500.00001", "500.00001", "500.0"),
+    ])
+  func priorityChangedByFloat(text: String, written: String, becomes: String) {
+    let result = ConstraintFile.solve(text: text, file: "f", dense: false)
+    #expect(result.status == 2)
+    #expect(result.error.hasPrefix("f:1:9: error: priority \(written) is not a single-precision"))
+    #expect(result.error.hasSuffix("it would become \(becomes)"))
+  }
+
+  @Test("Priorities that single precision keeps are accepted", arguments: ["999.99", "0.1", "250"])
+  func priorityKept(written: String) {
+    let result = ConstraintFile.solve(text: "x == 1 @\(written)", file: "f", dense: false)
+    #expect(result.status == 0, "\(result.error)")
+  }
+
+  @Test("A constraint false on its own says so")
+  func falseOnItsOwn() {
+    let result = ConstraintFile.solve(text: "1 == 2\n", file: "f", dense: false)
+    #expect(result.status == 1)
+    #expect(
+      result.error == "f:1:1: error: unsatisfiable required constraint; it is false on its own")
+  }
+
+  @Test("A solution that overflows names its variable and constraint", arguments: [false, true])
+  func overflow(dense: Bool) {
+    let result = ConstraintFile.solve(text: "x == 1e308\ny == x + 1e308\n", file: "f", dense: dense)
+    #expect(result.status == 2)
+    #expect(result.output.isEmpty)
+    #expect(result.error.hasPrefix("f:2:1: error: the solution overflows: y = inf"))
+  }
+}
