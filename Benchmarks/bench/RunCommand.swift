@@ -81,6 +81,10 @@ struct Run: ParsableCommand {
       printError("bench run: unknown format '\(format)'; valid: markdown, csv, json")
       throw ExitCode(64)
     }
+    if callgrindRows == nil, let problem = outputPathProblem(output) {
+      printError("bench run: --output \(output): \(problem)")
+      throw ExitCode(64)
+    }
     let context = RunContext.current()
     let rows: [ResultRow]
     switch (callgrind, callgrindRows) {
