@@ -478,20 +478,7 @@ public struct BenchmarkRunner {
 /// last bit of rounding error (1e-15 between two solvers) decided which way it went. A dyadic
 /// value never lies on the shifted boundaries, which fall at five sixths of a millionth.
 public func frameChecksum(_ root: View) -> String {
-  var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-  root.visitSubtree { view in
-    let frame = view.frame
-    for value in [frame.minX, frame.minY, frame.width, frame.height] {
-      let scaled = Int64((value * 1e6 - 1.0 / 3).rounded())
-      var bits = UInt64(bitPattern: scaled)
-      for _ in 0..<8 {
-        hash ^= bits & 0xff
-        hash = hash &* 0x100_0000_01b3
-        bits >>= 8
-      }
-    }
-  }
-  return String(hash, radix: 16)
+  String(frameHash(root) { UInt64(bitPattern: Int64(($0 * 1e6 - 1.0 / 3).rounded())) }, radix: 16)
 }
 
 /// A hash of the bit patterns of every frame in `root`'s subtree (FNV-1a over the four values of
@@ -500,15 +487,21 @@ public func frameChecksum(_ root: View) -> String {
 ///
 /// - Complexity: O(views).
 public func exactFrameHash(_ root: View) -> UInt64 {
+  frameHash(root) { $0.bitPattern }
+}
+
+/// FNV-1a over the bytes of `bits` of each frame value (x, y, width, height) in `root`'s
+/// subtree, depth first: the hash behind ``frameChecksum(_:)`` and ``exactFrameHash(_:)``.
+private func frameHash(_ root: View, bits: (Double) -> UInt64) -> UInt64 {
   var hash: UInt64 = 0xcbf2_9ce4_8422_2325
   root.visitSubtree { view in
     let frame = view.frame
     for value in [frame.minX, frame.minY, frame.width, frame.height] {
-      var bits = value.bitPattern
+      var word = bits(value)
       for _ in 0..<8 {
-        hash ^= bits & 0xff
+        hash ^= word & 0xff
         hash = hash &* 0x100_0000_01b3
-        bits >>= 8
+        word >>= 8
       }
     }
   }
