@@ -25,8 +25,10 @@ extension Solver {
   /// The lowest-id non-basic external symbol of `row`, if any.
   func lowestParametricExternal(in row: Int32) -> Int32? {
     var lowest = Int32.max
-    tableau.forEachCell(of: row) { symbol, _ in
-      if symbol < lowest && symbolKind[Int(symbol)] == .external && basicRow[Int(symbol)] < 0 {
+    tableau.forEachCell(of: row) { symbol, coefficient in
+      if symbol < lowest && symbolKind[Int(symbol)] == .external && basicRow[Int(symbol)] < 0
+        && abs(coefficient) > pivotTolerance
+      {
         lowest = symbol
       }
     }

@@ -58,6 +58,11 @@ extension Solver {
     solve(row, for: variable)
     install(row, subject: variable)  // substitutes the new definition into `old`
     if referencesBasicExternals(old) { expandFully(old) }
+    // The expansion may cancel a variable to a rounding residue: such a cell is no coefficient
+    // to pivot on, a restricted row must not keep an external, and dropping it would move the
+    // optional constraint's equation by the residue times the variable. The add takes the
+    // textbook path instead.
+    if holdsRoundOffExternal(old) { return .failed }
     if let external = lowestParametricExternal(in: old) {
       // The new definition brought in a variable nothing defines: it takes the old row, which
       // stays a definition (no restricted row may hold an external).
@@ -68,13 +73,15 @@ extension Solver {
     if tableau.constant(of: old) < 0 { tableau.scale(row: old, by: -1) }
     let first = tableau.coefficient(of: pair.first, in: old)
     let second = tableau.coefficient(of: pair.second, in: old)
-    if first >= 0 && second >= 0 && tableau.constant(of: old) == 0 {
+    if first >= -pivotTolerance && second >= -pivotTolerance && tableau.constant(of: old) == 0 {
       tableau.scale(row: old, by: -1)
     }
+    // A member whose coefficient the substitution cancelled to a residue cannot be the subject:
+    // dividing by it would blow the row up. Then the add runs phase one instead.
     let subject: Int32
-    if tableau.coefficient(of: pair.first, in: old) < 0 {
+    if tableau.coefficient(of: pair.first, in: old) < -pivotTolerance {
       subject = pair.first
-    } else if tableau.coefficient(of: pair.second, in: old) < 0 {
+    } else if tableau.coefficient(of: pair.second, in: old) < -pivotTolerance {
       subject = pair.second
     } else {
       return .failed

@@ -33,7 +33,7 @@ extension Solver {
       while true {
         while let external = lowestParametricExternal(in: row) {
           resolveCycles(in: row, subject: external)
-          if tableau.coefficient(of: external, in: row) != 0 {
+          if abs(tableau.coefficient(of: external, in: row)) > pivotTolerance {
             if asWritten != RowRole.none { dropRow(asWritten) }
             solve(row, for: external)
             install(row, subject: external)
@@ -213,18 +213,23 @@ extension Solver {
     }
   }
 
-  /// Removes from the new `row` the external symbols whose coefficients are below the pivot
-  /// tolerance: the residue of cancellations (a variable that the constraint's terms cancel
-  /// through definitions), which no subject choice may divide by, and which a restricted row
-  /// must not hold (its value would then follow that variable).
-  mutating func dropRoundOffExternals(in row: Int32) {
+  /// Whether `row` holds an external symbol with a coefficient at or below the pivot tolerance.
+  func holdsRoundOffExternal(_ row: Int32) -> Bool {
     var found = false
     tableau.forEachCell(of: row) { symbol, coefficient in
       if abs(coefficient) <= pivotTolerance && symbolKind[Int(symbol)] == .external {
         found = true
       }
     }
-    guard found else { return }
+    return found
+  }
+
+  /// Removes from the new `row` the external symbols whose coefficients are below the pivot
+  /// tolerance: the residue of cancellations (a variable that the constraint's terms cancel
+  /// through definitions), which no subject choice may divide by, and which a restricted row
+  /// must not hold (its value would then follow that variable).
+  mutating func dropRoundOffExternals(in row: Int32) {
+    guard holdsRoundOffExternal(row) else { return }
     collectCells(of: row)
     for cell in scratchCells
     where abs(cell.coefficient) <= pivotTolerance && symbolKind[Int(cell.symbol)] == .external {
