@@ -184,13 +184,20 @@ extension Solver {
   /// Puts the solver back exactly as it was when the transaction began.
   mutating func rollback() {
     // Forget the subjects the transaction gave, then restore the saved rows and subjects.
+    var unmade = takeScratch()
     for saved in journal.savedRows {
       let subject = rowSubject[Int(saved.row)]
-      if subject >= 0 { basicRow[Int(subject)] = RowRole.none }
+      if subject >= 0 {
+        basicRow[Int(subject)] = RowRole.none
+        unmade.append(subject)
+      }
     }
     for row in journal.createdRows {
       let subject = rowSubject[Int(row)]
-      if subject >= 0 { basicRow[Int(subject)] = RowRole.none }
+      if subject >= 0 {
+        basicRow[Int(subject)] = RowRole.none
+        unmade.append(subject)
+      }
       tableau.clearRow(row)
       rowSubject[Int(row)] = RowRole.released
     }
@@ -207,6 +214,10 @@ extension Solver {
         markValueDirty(symbol: saved.subject)
       }
     }
+    // A variable the transaction made basic is a parameter again: its value is 0 once more,
+    // and what was evaluated from it meanwhile must be evaluated again.
+    for symbol in unmade where basicRow[Int(symbol)] < 0 { markValueDirty(symbol: symbol) }
+    returnScratch(unmade)
     // Latest first, so that each cell ends as it was before its first change. Rows copied
     // whole were logged only before their copy, so the copy does not undo what this restores.
     for saved in journal.savedObjectiveCells.reversed()

@@ -92,6 +92,10 @@ public struct SolverStatistics: Equatable, Sendable {
   /// Long steps that passed breakpoints sitting exactly where the step began, so that the step
   /// moved nothing (each ends in a pivot, counted in ``pivots`` too).
   public var degenerateLongSteps: Int = 0
+  /// Times the tableau was rebuilt from the constraints because round-off had worn it (an
+  /// equation off by more than a relative 1e-10 at the current values) or an optimization
+  /// cycled; see the solvers' documentation on refactorization.
+  public var refactorizations: Int = 0
   /// Bytes held by the tableau storage.
   public var tableauBytes: Int
   /// Bytes held by the solver's other tables (symbols, variables, constraints, scratch, log).

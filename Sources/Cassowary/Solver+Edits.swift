@@ -30,6 +30,7 @@ extension Solver {
     variableUses[Int(variable.id)] += 1
     edits[variable.id] = EditRecord(tag: tag, value: value, priority: priority)
     optimizeUnlessBatching()
+    refactorIfWorn()
   }
 
   public mutating func removeEditVariable(_ variable: Variable) throws(SolverError) {
@@ -43,6 +44,7 @@ extension Solver {
     if variableUses[Int(variable.id)] == 0 { retire(variable) }
     optimizeUnlessBatching()
     releaseStorageIfEmpty()
+    refactorIfWorn()
   }
 
   public mutating func suggestValue(_ variable: Variable, _ value: Double) throws(SolverError) {
@@ -58,6 +60,7 @@ extension Solver {
       preconditionFailure("an optional edit left row \(row) infeasible: the tableau is corrupt")
     }
     settleCandidates()
+    refactorIfWorn()
   }
 
   /// After the dual simplex, drains the entering candidates its pivots marked. The dual simplex
@@ -107,6 +110,7 @@ extension Solver {
     }
     records[Int(id.rawValue)]!.constraint.expression.constant = constant
     settleCandidates()
+    refactorIfWorn()
   }
 
   public mutating func setPriority(_ id: ConstraintID, _ priority: Priority) throws(SolverError) {
@@ -148,6 +152,7 @@ extension Solver {
       records[Int(id.rawValue)] = ConstraintRecord(constraint: changed, tag: tag)
     }
     optimizeUnlessBatching()
+    refactorIfWorn()
   }
 
   /// Applies a change of `constantDelta` to the constant of the constraint with `tag`, as a

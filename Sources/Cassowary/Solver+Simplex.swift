@@ -7,9 +7,11 @@ extension Solver {
     tableau.add(-1, for: leaving, to: row)
     solve(row, for: entering)
     basicRow[Int(leaving)] = RowRole.none
-    markValueDirty(symbol: leaving)
     if symbolKind[Int(leaving)] == .error { markCandidate(leaving) }
     install(row, subject: entering)
+    // Only now: while the row still named it as its subject, marking what depends on the
+    // leaving variable would have flagged the variable itself, a parameter, through its own row.
+    markValueDirty(symbol: leaving)
     pivotCount += 1
     let subject = rowSubject[Int(row)]
     noteConstantChanged(row: row, subject: subject)
@@ -22,7 +24,14 @@ extension Solver {
   /// ``longStepLeavingRow(for:direction:minimizingArtificial:mayStayPut:)``).
   mutating func optimize() {
     let degenerateBefore = degenerateLongSteps
+    let pivotsBefore = pivotCount
     while let (entering, direction) = nextEnteringSymbol() {
+      guard pivotCount - pivotsBefore < primalPivotLimit else {
+        // Round-off has made the lowest-id rule cycle: the tableau is feasible, and the
+        // operation's rebuild (see `refactorIfWorn`) finds the optimum afresh.
+        needsRefactorization = true
+        break
+      }
       let mayStayPut = degenerateLongSteps - degenerateBefore < maximumDegenerateLongSteps
       guard
         let (row, _) = longStepLeavingRow(

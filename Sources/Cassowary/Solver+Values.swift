@@ -48,7 +48,7 @@ extension Solver {
     reset()
     do {
       beginBatch()
-      defer { endBatch() }
+      defer { closeBatch() }
       for (id, constraint) in constraints { try add(id, constraint) }
       for (variable, edit) in edits {
         try addEditVariable(variable, priority: edit.priority)
@@ -63,6 +63,7 @@ extension Solver {
     substitutedRows += saved.substitutedRows
     breakpointsPassed += saved.breakpointsPassed
     degenerateLongSteps += saved.degenerateLongSteps
+    refactorizations = saved.refactorizations
     // Keep reporting changes against what the client last saw, including variables that no
     // constraint mentions any more (they now read 0).
     growVariables(to: reported.count)
@@ -95,6 +96,7 @@ extension Solver {
       cells: tableau.totalCells, maximumRowCells: maximumRowCells,
       priorityLevels: levelOrder.count, pivots: pivotCount, substitutedRows: substitutedRows,
       breakpointsPassed: breakpointsPassed, degenerateLongSteps: degenerateLongSteps,
+      refactorizations: refactorizations,
       tableauBytes: tableau.bytes,
       bookkeepingBytes: bookkeepingBytes)
   }

@@ -111,7 +111,45 @@ extension Solver {
             + parts.joined(separator: " + "))
       }
     }
+    appendStaleValues(to: &defects, tolerance: tolerance)
     return defects
+  }
+
+  /// Lists the variables whose cached values (sparse only) are marked current but differ from
+  /// their definitions evaluated afresh, and parameters marked as needing evaluation: either
+  /// would let a later read return an old value.
+  private func appendStaleValues(to defects: inout [String], tolerance: Double) {
+    guard keepsDefinitions else { return }
+    var exact: [Int32: Double] = [:]
+    func value(of symbol: Int32) -> Double {
+      if let known = exact[symbol] { return known }
+      let row = basicRow[Int(symbol)]
+      guard row >= 0 else { return 0 }
+      var sum = tableau.constant(of: row)
+      tableau.forEachCell(of: row) { inner, coefficient in
+        if symbolKind[Int(inner)] == .external && basicRow[Int(inner)] >= 0 {
+          sum += coefficient * value(of: inner)
+        }
+      }
+      exact[symbol] = sum
+      return sum
+    }
+    for variable in variableSymbol.indices {
+      let symbol = variableSymbol[variable]
+      guard symbol >= 0 else { continue }
+      if basicRow[Int(symbol)] < 0 {
+        if needsEvaluation[variable] {
+          defects.append("v\(variable) is a parameter marked as needing evaluation")
+        }
+        continue
+      }
+      guard !needsEvaluation[variable] else { continue }
+      let fresh = value(of: symbol)
+      if abs(cachedValue[variable] - fresh) > tolerance * (1 + abs(fresh)) {
+        defects.append(
+          "v\(variable) caches \(cachedValue[variable]), its definitions give \(fresh)")
+      }
+    }
   }
 }
 

@@ -56,6 +56,15 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   var journalStorage = ManualStorage(Journal())
   /// Constraints added or removed since the last outermost batch closed.
   var structuralChanges = 0
+  /// Operations since the last drift check, and the pivot count then (see
+  /// ``refactorIfWorn()``).
+  var workSinceDriftCheck = 0
+  var pivotsAtDriftCheck = 0
+  /// Set when a primal optimization stopped at its pivot limit: the operation ends with a
+  /// rebuild.
+  var needsRefactorization = false
+  /// Rebuilds that drift or a stalled optimization caused.
+  var refactorizations = 0
 
   // Scratch buffers, kept to avoid allocating per operation.
   var changedRows: [Int32] = []
@@ -139,6 +148,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     retainVariables(of: constraint.expression)
     optimizeUnlessBatching()
     tableau.compactIfWasteful()
+    refactorIfWorn()
   }
 
   public mutating func remove(_ id: ConstraintID) throws(SolverError) {
@@ -158,6 +168,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     optimize()
     tableau.compactIfWasteful()
     releaseStorageIfEmpty()
+    refactorIfWorn()
   }
 
   /// Takes a removed constraint's rows and symbols out of the tableau.
@@ -228,6 +239,12 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   }
 
   public mutating func endBatch() {
+    closeBatch()
+    refactorIfWorn()
+  }
+
+  /// ``endBatch()`` without the drift check, for the rebuild that refactorization runs.
+  mutating func closeBatch() {
     prepareToChange()
     precondition(batchDepth > 0, "endBatch() without beginBatch()")
     batchDepth -= 1
@@ -405,7 +422,16 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
       isValueDirty[Int(variable)] = true
       dirtyVariables.append(variable)
     }
-    if keepsDefinitions && !needsEvaluation[Int(variable)] {
+    guard keepsDefinitions else { return }
+    if basicRow[Int(symbol)] < 0 {
+      // A parameter reads 0 and needs no evaluation, so its flag is kept clear. A flag left set
+      // on it would be stale: evaluating a definition that refers to it reads it as 0 without
+      // clearing it, and when it next became basic, marking it would stop at that flag and
+      // leave the definitions evaluated meanwhile with old values.
+      needsEvaluation[Int(variable)] = false
+      cachedValue[Int(variable)] = 0
+      if downstream { propagateChange(from: symbol) }
+    } else if !needsEvaluation[Int(variable)] {
       needsEvaluation[Int(variable)] = true
       if downstream { propagateChange(from: symbol) }
     }

@@ -276,6 +276,10 @@ func propertyCaseCount(_ standard: Int) -> Int {
     var editValue = 0.0
     try sparse.suggestValue(edit, editValue)
     try dense.suggestValue(edit, editValue)
+    // What a client reading changes after every operation was told: it must end equal to the
+    // values (a stale cache would leave a change unreported).
+    var reported: [Int32: Double] = [:]
+    sparse.forEachChangedValue { reported[$0.id] = $1 }
 
     for _ in 0..<Int.random(in: 5...25, using: &generator.random) {
       let operation = Int.random(in: 0..<7, using: &generator.random)
@@ -366,6 +370,18 @@ func propertyCaseCount(_ standard: Int) -> Int {
       try attempt(&b)
       sparse = a as! SparseSolver
       dense = b as! DenseSolver
+      sparse.forEachChangedValue { reported[$0.id] = $1 }
+      let defects = sparse.structuralDefects()
+      #expect(defects.isEmpty, "seed \(seed), after operation \(operation): \(defects)")
+    }
+
+    sparse.forEachChangedValue { reported[$0.id] = $1 }
+    for id in 0..<Int32(generator.variableCount) {
+      let value = sparse.value(of: Variable(id: id))
+      let told = reported[id] ?? 0
+      #expect(
+        abs(told - value) <= 1e-9 * (1 + abs(value)),
+        "seed \(seed): v\(id) was last reported as \(told), its value is \(value)")
     }
 
     expectSameValues(sparse, dense, variables: generator.variableCount, seed: seed, "sparse/dense")

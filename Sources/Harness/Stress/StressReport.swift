@@ -29,6 +29,8 @@ public struct StressReport {
   /// Conflicts the engine recovered from by breaking a required constraint (UIKit's behaviour,
   /// not a failure: a required extra constraint may stop being satisfiable after a resize).
   public var conflicts = 0
+  /// Times the solver under test rebuilt its tableau because round-off had worn it.
+  public var refactorizations = 0
   /// Memory samples.
   public var memory = MemoryDrift()
   /// The first violation, which stopped the run.
@@ -56,6 +58,7 @@ public struct StressReport {
           ? "\(referenceChecks) reference (\(c.solver == .sparse ? "dense" : "sparse"))"
           : "no reference (over \(c.referenceLimit) views)"),
       "conflicts recovered: \(conflicts)",
+      "refactorizations: \(refactorizations)",
     ]
     if !ties.isEmpty {
       lines.append(

@@ -119,6 +119,7 @@ public struct StressRunner {
     report.operations = step
     report.seconds = Date().timeIntervalSince(start)
     report.conflicts = world.loggedConflicts
+    report.refactorizations = world.engine.solverStatistics.refactorizations
     report.finalChecksum = frameChecksum(world.scene.root)
     report.finalExactHash = exactFrameHash(world.scene.root)
     return report

@@ -1,0 +1,129 @@
+/// Refactorization: rebuilding the tableau from the constraints once round-off has worn it.
+///
+/// Every pivot and substitution rounds, and an incremental solver never starts over: over
+/// thousands of operations the rows drift from the equations they stand for (coefficients that
+/// should read 21 read 20.9999999999872), the drift feeds on itself through later pivots, and
+/// the values, which are sums of row constants in the thousands, end up visibly wrong. Simplex
+/// codes answer this by refactorizing the basis from the original data every so often; here the
+/// original data are the constraint records, so the tableau is rebuilt from them (``rebuild()``).
+///
+/// The rebuild is triggered by measurement, not by a clock alone. After every outermost
+/// operation the solver counts its work (operations and pivots); once that passes an interval
+/// proportional to the tableau's size, it evaluates every constraint's equation at the current
+/// values (``largestScaledResidual()``, a pass over the constraints' terms, so the check costs
+/// O(1) amortized per unit of work) and rebuilds only when some equation is off by more than
+/// ``refactorizationThreshold`` of the magnitudes it was computed from: orders of magnitude
+/// below what a client could see, and far above a fresh tableau's round-off. A primal simplex
+/// that runs past its pivot limit without reaching the optimum (round-off can make Bland's rule
+/// cycle) stops, still feasible, and the operation ends with a rebuild as well.
+///
+/// A rebuild reaches an optimum of the same constraints: where the optimum is unique, the same
+/// values; where several are equally good, possibly another of them, as a full solve would. It
+/// is deterministic, so a run replays exactly.
+extension Solver {
+  /// A scaled residual above this means the tableau has drifted from its equations.
+  var refactorizationThreshold: Double { 1e-10 }
+
+  /// How much work (operations and pivots) may pass between two drift checks: proportional to
+  /// the tableau, so that the check's pass over the constraints stays O(1) amortized.
+  var driftCheckInterval: Int { max(512, rowSubject.count) }
+
+  /// Called at the end of every outermost successful operation: counts it, and past the check
+  /// interval (or after a primal simplex stopped at its pivot limit) measures the drift and
+  /// rebuilds the tableau if it is worn.
+  mutating func refactorIfWorn() {
+    guard batchDepth == 0 else { return }
+    workSinceDriftCheck += 1
+    guard
+      needsRefactorization
+        || workSinceDriftCheck + pivotCount - pivotsAtDriftCheck >= driftCheckInterval
+    else { return }
+    workSinceDriftCheck = 0
+    pivotsAtDriftCheck = pivotCount
+    guard needsRefactorization || largestScaledResidual() > refactorizationThreshold else { return }
+    needsRefactorization = false
+    refactorizations += 1
+    let count = refactorizations
+    // A rebuild that fails (a dense tableau over its memory budget) leaves the solver as it was.
+    try? rebuild()
+    refactorizations = count
+    workSinceDriftCheck = 0
+    pivotsAtDriftCheck = pivotCount
+  }
+
+  /// The largest scaled residual of the constraints' equations (and the edit variables') at the
+  /// current values: |expression + marker terms| / (1 + |constant| + Σ |coefficient × value|),
+  /// the rounding rule of the soak's checks. Zero for a tableau that implies its equations
+  /// exactly.
+  ///
+  /// - Complexity: O(terms of every constraint), plus evaluating the variables not yet cached.
+  mutating func largestScaledResidual() -> Double {
+    var largest = 0.0
+    for index in records.indices {
+      guard let record = records[index] else { continue }
+      let residual = scaledResidual(
+        of: record.constraint.expression, relation: record.constraint.relation,
+        tag: record.tag, editValue: nil)
+      largest = max(largest, residual)
+    }
+    for (variable, edit) in edits {
+      let residual = scaledResidual(
+        of: LinearExpression(), relation: .equal, tag: edit.tag,
+        editValue: (variable, edit.value))
+      largest = max(largest, residual)
+    }
+    return largest
+  }
+
+  /// The scaled residual of one equation, `0 = expression + μ·marker ± other` (an edit's
+  /// expression is `variable − value`, given as `editValue`).
+  private mutating func scaledResidual(
+    of expression: LinearExpression, relation: Relation, tag: Tag,
+    editValue: (variable: Int32, value: Double)?
+  ) -> Double {
+    var sum = expression.constant
+    var scale = 1 + abs(expression.constant)
+    for term in expression.terms {
+      let product = term.coefficient * variableValue(term.variable.id)
+      sum += product
+      scale += abs(product)
+    }
+    if let (variable, value) = editValue {
+      let current = variableValue(variable)
+      sum += current - value
+      scale += abs(current) + abs(value)
+    }
+    let marker = tag.markerCoefficient * symbolValue(tag.marker)
+    sum += marker
+    scale += abs(marker)
+    if tag.other >= 0 {
+      let other = symbolValue(tag.other)
+      switch relation {
+      case .lessThanOrEqual, .greaterThanOrEqual: sum -= tag.markerCoefficient * other
+      case .equal: sum += other
+      }
+      scale += abs(other)
+    }
+    return abs(sum) / scale
+  }
+
+  /// The current value of the client's variable `id` (0 when no constraint mentions it).
+  private mutating func variableValue(_ id: Int32) -> Double {
+    guard Int(id) < variableSymbol.count else { return 0 }
+    let symbol = variableSymbol[Int(id)]
+    guard symbol >= 0, basicRow[Int(symbol)] >= 0 else { return 0 }
+    return keepsDefinitions ? evaluate(variable: id) : tableau.constant(of: basicRow[Int(symbol)])
+  }
+
+  /// The current value of a slack, error or dummy: its row's constant (such rows are over
+  /// parametric symbols), or 0 when it is not basic.
+  private func symbolValue(_ symbol: Int32) -> Double {
+    let row = basicRow[Int(symbol)]
+    return row >= 0 ? tableau.constant(of: row) : 0
+  }
+
+  /// How many pivots one primal optimization may take before it stops, feasible but perhaps not
+  /// optimal, and leaves the rest to a rebuild: far more than any optimization that converges
+  /// takes, so that it only ends one that cycles.
+  var primalPivotLimit: Int { 10_000 + 50 * rowSubject.count }
+}
