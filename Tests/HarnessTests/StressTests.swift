@@ -24,6 +24,11 @@ import Testing
     #expect(report.fullResolveChecks == 5)
     #expect(report.referenceChecks == 5)
     #expect(report.memory.samples.count == 5)
+    // The solver's size is reported after the first layout and at the end.
+    let start = try #require(report.solverAtStart)
+    let end = try #require(report.solverAtEnd)
+    #expect(start.rows > 0 && end.rows > 0)
+    #expect(report.summary.contains("solver: rows \(start.rows) → \(end.rows)"))
   }
 
   @Test func secondsStopTheRun() throws {

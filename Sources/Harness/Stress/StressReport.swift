@@ -1,3 +1,4 @@
+import Cassowary
 import Foundation
 
 /// What a stress run did and found: the figures of its summary, and the violation that stopped
@@ -31,6 +32,10 @@ public struct StressReport {
   public var conflicts = 0
   /// Times the solver under test rebuilt its tableau because round-off had worn it.
   public var refactorizations = 0
+  /// The solver under test's size after the first layout and at the end: where memory that
+  /// does not return is held, and whether its rows filled in.
+  public var solverAtStart: SolverStatistics?
+  public var solverAtEnd: SolverStatistics?
   /// Memory samples.
   public var memory = MemoryDrift()
   /// The first violation, which stopped the run.
@@ -65,6 +70,13 @@ public struct StressReport {
         "ties (different but equally good solutions): "
           + ties.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
           .joined(separator: ", "))
+    }
+    if let start = solverAtStart, let end = solverAtEnd {
+      lines.append(
+        "solver: rows \(start.rows) → \(end.rows), cells \(start.cells) → \(end.cells), "
+          + "longest row \(start.maximumRowCells) → \(end.maximumRowCells), bytes "
+          + "\(bytes(start.tableauBytes + start.bookkeepingBytes)) → "
+          + "\(bytes(end.tableauBytes + end.bookkeepingBytes))")
     }
     if !memory.samples.isEmpty {
       lines.append(

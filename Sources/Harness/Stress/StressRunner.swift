@@ -88,6 +88,7 @@ public struct StressRunner {
 
     var step = 0
     trace?(0, nil, exactFrameHash(world.scene.root))
+    report.solverAtStart = world.engine.solverStatistics
     if check(0, nil, full: true) {
       while step < limit {
         if let seconds = c.seconds, Date().timeIntervalSince(start) >= seconds { break }
@@ -120,6 +121,7 @@ public struct StressRunner {
     report.seconds = Date().timeIntervalSince(start)
     report.conflicts = world.loggedConflicts
     report.refactorizations = world.engine.solverStatistics.refactorizations
+    report.solverAtEnd = world.engine.solverStatistics
     report.finalChecksum = frameChecksum(world.scene.root)
     report.finalExactHash = exactFrameHash(world.scene.root)
     return report
