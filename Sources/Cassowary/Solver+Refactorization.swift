@@ -42,11 +42,11 @@ extension Solver {
     pivotsAtDriftCheck = pivotCount
     guard needsRefactorization || largestScaledResidual() > refactorizationThreshold else { return }
     needsRefactorization = false
-    refactorizations += 1
-    let count = refactorizations
     // A rebuild that fails (a dense tableau over its memory budget) leaves the solver as it was.
-    try? rebuild()
-    refactorizations = count
+    do throws(SolverError) {
+      try rebuild()
+      refactorizations += 1
+    } catch {}
     workSinceDriftCheck = 0
     pivotsAtDriftCheck = pivotCount
   }
@@ -97,11 +97,8 @@ extension Solver {
     sum += marker
     scale += abs(marker)
     if tag.other >= 0 {
-      let other = symbolValue(tag.other)
-      switch relation {
-      case .lessThanOrEqual, .greaterThanOrEqual: sum -= tag.markerCoefficient * other
-      case .equal: sum += other
-      }
+      let other = tag.otherCoefficient(for: relation) * symbolValue(tag.other)
+      sum += other
       scale += abs(other)
     }
     return abs(sum) / scale

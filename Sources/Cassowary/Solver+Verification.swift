@@ -23,14 +23,8 @@ extension Solver {
         }
         terms[symbol, default: 0] += term.coefficient
       }
-      switch relation {
-      case .lessThanOrEqual, .greaterThanOrEqual:
-        terms[tag.marker, default: 0] += tag.markerCoefficient
-        if tag.other >= 0 { terms[tag.other, default: 0] -= tag.markerCoefficient }
-      case .equal:
-        terms[tag.marker, default: 0] += tag.markerCoefficient
-        if tag.other >= 0 { terms[tag.other, default: 0] += 1 }
-      }
+      terms[tag.marker, default: 0] += tag.markerCoefficient
+      if tag.other >= 0 { terms[tag.other, default: 0] += tag.otherCoefficient(for: relation) }
       var pending = Array(terms.keys)
       while let symbol = pending.popLast() {
         guard let coefficient = terms[symbol], coefficient != 0 else { continue }

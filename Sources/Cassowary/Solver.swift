@@ -592,6 +592,12 @@ struct Tag {
 
   /// The marker and the other symbol, without allocating.
   var symbols: TwoSymbols { TwoSymbols(first: marker, second: other) }
+
+  /// The other symbol's coefficient in the constraint's equation: an inequality's error moves
+  /// against its slack, an optional equality's negative error has coefficient 1.
+  func otherCoefficient(for relation: Relation) -> Double {
+    relation == .equal ? 1 : -markerCoefficient
+  }
 }
 
 /// Two symbols to iterate over without an array.

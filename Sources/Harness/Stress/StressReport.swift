@@ -30,8 +30,6 @@ public struct StressReport {
   /// Conflicts the engine recovered from by breaking a required constraint (UIKit's behaviour,
   /// not a failure: a required extra constraint may stop being satisfiable after a resize).
   public var conflicts = 0
-  /// Times the solver under test rebuilt its tableau because round-off had worn it.
-  public var refactorizations = 0
   /// The solver under test's size after the first layout and at the end: where memory that
   /// does not return is held, and whether its rows filled in.
   public var solverAtStart: SolverStatistics?
@@ -63,7 +61,7 @@ public struct StressReport {
           ? "\(referenceChecks) reference (\(c.solver == .sparse ? "dense" : "sparse"))"
           : "no reference (over \(c.referenceLimit) views)"),
       "conflicts recovered: \(conflicts)",
-      "refactorizations: \(refactorizations)",
+      "refactorizations: \(solverAtEnd?.refactorizations ?? 0)",
     ]
     if !ties.isEmpty {
       lines.append(

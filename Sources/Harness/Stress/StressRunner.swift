@@ -120,7 +120,6 @@ public struct StressRunner {
     report.operations = step
     report.seconds = Date().timeIntervalSince(start)
     report.conflicts = world.loggedConflicts
-    report.refactorizations = world.engine.solverStatistics.refactorizations
     report.solverAtEnd = world.engine.solverStatistics
     report.finalChecksum = frameChecksum(world.scene.root)
     report.finalExactHash = exactFrameHash(world.scene.root)
