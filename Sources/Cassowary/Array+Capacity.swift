@@ -1,11 +1,11 @@
 extension Array {
   /// Moves the elements into storage of their size when growth left an eighth or more of the
-  /// capacity unused (and more than a few kilobytes' worth of elements): a table sized by a
-  /// layout just built then holds what the layout needs, not up to twice that. Inlined, so that
-  /// each use is specialized and copies with `memcpy`.
+  /// capacity unused: a table sized by a layout just built then holds what the layout needs,
+  /// not up to twice that, and what a rebuild of the same constraints holds too. Inlined, so
+  /// that each use is specialized and copies with `memcpy`.
   @inline(__always)
   mutating func trimExcessCapacity() {
-    guard capacity > count + count / 8 + 1024 else { return }
+    guard capacity > count + count / 8 + 16 else { return }
     var trimmed: [Element] = []
     trimmed.reserveCapacity(count)
     trimmed.append(contentsOf: self)
@@ -19,7 +19,7 @@ extension Array where Element: ExpressibleByNilLiteral {
   /// (its constraint's terms), 4 % of a 10,000-view flat build.
   @inline(__always)
   mutating func trimExcessCapacity() {
-    guard capacity > count + count / 8 + 1024 else { return }
+    guard capacity > count + count / 8 + 16 else { return }
     let count = self.count
     var old: [Element] = []
     swap(&old, &self)

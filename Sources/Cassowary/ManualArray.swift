@@ -102,13 +102,14 @@ struct ManualArray<Element: BitwiseCopyable> {
     self.count = count
   }
 
-  /// Moves the elements into memory of about their size when growth left an eighth or more of
-  /// the capacity unused (and more than a few kilobytes' worth of elements), as
-  /// `Array.trimExcessCapacity()` does. An eighth is kept spare, as the allocator's size classes
-  /// leave an array: trimmed to the element, the first few elements a layout adds after its
-  /// build (a nested grid's first layout pass) doubled every table.
+  /// Moves the elements into memory of about their size when growth left more than an eighth
+  /// of the capacity unused, as `Array.trimExcessCapacity()` does. An eighth is kept spare, as
+  /// the allocator's size classes leave an array: trimmed to the element, the first few
+  /// elements a layout adds after its build (a nested grid's first layout pass) doubled every
+  /// table. The capacity after a trim depends on the count alone, so that a rebuild of the
+  /// same constraints holds what the first build held.
   mutating func trimExcessCapacity() {
-    guard capacity > count + count / 8 + 1024 else { return }
+    guard capacity > count + count / 8 + 16 else { return }
     reallocate(capacity: count + count / 8)
   }
 

@@ -17,6 +17,13 @@
 /// that runs past its pivot limit without reaching the optimum (round-off can make Bland's rule
 /// cycle) stops, still feasible, and the operation ends with a rebuild as well.
 ///
+/// Fill-in is measured at the same checks: once the sparse rows hold more than twice the cells
+/// the last build left for as many constraints (``isFilledIn``), the tableau is rebuilt too.
+/// Edits fill rows in (a pivot's row is added into every row holding its subject), and a
+/// tableau that only grows makes every later operation slower and holds memory that a fresh
+/// build would not; the doubling makes the rebuilds' cost O(1) amortized, as a growing array's
+/// copies are. A rebuild trims every table to its contents.
+///
 /// A rebuild reaches an optimum of the same constraints: where the optimum is unique, the same
 /// values; where several are equally good, possibly another of them, as a full solve would. It
 /// is deterministic, so a run replays exactly.
@@ -25,8 +32,11 @@ extension Solver {
   var refactorizationThreshold: Double { 1e-10 }
 
   /// How much work (operations and pivots) may pass between two drift checks: proportional to
-  /// the tableau, so that the check's pass over the constraints stays O(1) amortized.
-  var driftCheckInterval: Int { max(512, rowSubject.count) }
+  /// the tableau, so that the check's pass over the constraints (a few terms each, against
+  /// pivots that each rewrite rows) stays O(1) amortized; an eighth of the rows, because a
+  /// tableau with long rows of fractional coefficients (a proportional stack's) can drift from
+  /// 1e-10 to 1e-6 in a few hundred operations.
+  var driftCheckInterval: Int { max(64, rowSubject.count / 8) }
 
   /// Called at the end of every outermost successful operation: counts it, and past the check
   /// interval (or after a primal simplex stopped at its pivot limit) measures the drift and
@@ -40,7 +50,9 @@ extension Solver {
     else { return }
     workSinceDriftCheck = 0
     pivotsAtDriftCheck = pivotCount
-    guard needsRefactorization || largestScaledResidual() > refactorizationThreshold else { return }
+    guard
+      needsRefactorization || isFilledIn || largestScaledResidual() > refactorizationThreshold
+    else { return }
     needsRefactorization = false
     // A rebuild that fails (a dense tableau over its memory budget) leaves the solver as it was.
     do throws(SolverError) {
@@ -49,6 +61,24 @@ extension Solver {
     } catch {}
     workSinceDriftCheck = 0
     pivotsAtDriftCheck = pivotCount
+  }
+
+  /// Whether the rows have filled in past twice what the last build left for as many
+  /// constraints (and past a floor, so that small systems are left alone): then a rebuild
+  /// gives back the memory and the time every later pivot would spend on the extra cells.
+  /// Sparse rows only: a dense row costs the same whatever it holds.
+  var isFilledIn: Bool {
+    guard Tableau.indexesColumns else { return false }
+    let expected =
+      constraintsAfterBuild > 0
+      ? cellsAfterBuild * max(1, constraintCount) / constraintsAfterBuild : 0
+    return tableau.totalCells > 2 * max(expected, 4096)
+  }
+
+  /// Records the tableau's size after a build, for ``isFilledIn``.
+  mutating func noteBuilt() {
+    cellsAfterBuild = tableau.totalCells
+    constraintsAfterBuild = constraintCount
   }
 
   /// The largest scaled residual of the constraints' equations (and the edit variables') at the

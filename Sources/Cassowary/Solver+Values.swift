@@ -41,11 +41,25 @@ extension Solver {
       records[index].map { (ConstraintID(index), $0.constraint) }
     }
     let edits = self.edits.sorted { $0.key < $1.key }.map { (Variable(id: $0.key), $0.value) }
-    let reported = Array(reportedValue)
+    // Variables past the last one reported non-zero need no entries: no constraint mentions
+    // them, so they read 0 as they were last reported, and the tables indexed by variable end
+    // with the variables in use.
+    var reportedCount = reportedValue.count
+    while reportedCount > 0 && reportedValue[reportedCount - 1] == 0 { reportedCount -= 1 }
+    let reported = (0..<reportedCount).map { reportedValue[$0] }
     let saved = self
     // Inside a client's batch, the rebuild still solves fully; the client's batch stays open.
     let outerBatchDepth = batchDepth
+    var variables = reported.count
+    for (_, constraint) in constraints {
+      for term in constraint.expression.terms {
+        variables = max(variables, Int(term.variable.id) + 1)
+      }
+    }
     reset()
+    // The per-variable tables at their final size in one step: grown variable by variable
+    // they would double past it, and their size after the rebuild would depend on how.
+    growVariables(to: variables)
     do {
       beginBatch()
       defer { closeBatch() }
@@ -59,6 +73,10 @@ extension Solver {
       throw error
     }
     batchDepth = outerBatchDepth
+    // What re-adding every constraint grew (the journal, scratch lists) is given back: the
+    // rebuilt solver holds what a first build of these constraints leaves, however few.
+    trimExcess()
+    noteBuilt()
     pivotCount += saved.pivotCount
     substitutedRows += saved.substitutedRows
     breakpointsPassed += saved.breakpointsPassed
@@ -103,6 +121,7 @@ extension Solver {
 
   private var bookkeepingBytes: Int {
     func size<T>(_ array: [T]) -> Int { array.capacity * MemoryLayout<T>.stride }
+
     return storage.contents.pointee.bytes
       + edits.capacity * MemoryLayout<(Int32, EditRecord)>.stride
       + size(records) + size(infeasible)

@@ -106,7 +106,26 @@ extension Solver {
       }
     }
     appendStaleValues(to: &defects, tolerance: tolerance)
+    appendImprovingSymbols(to: &defects)
     return defects
+  }
+
+  /// Lists the non-basic symbols that could still improve the objective outside a batch: a
+  /// reduced cost that leads with a negative entry (or, for an external symbol, any entry)
+  /// beyond the cost tolerance. The optimization only looks at the symbols it marked as
+  /// candidates; one missing from the marks would leave the solution not optimal.
+  private func appendImprovingSymbols(to defects: inout [String]) {
+    guard batchDepth == 0, !needsOptimize else { return }
+    for symbol in symbolKind.indices {
+      let kind = symbolKind[symbol]
+      guard kind != .dummy, kind != .free, basicRow[symbol] < 0 else { continue }
+      let (priority, cost) = leadingCost(of: Int32(symbol))
+      if cost < -costTolerance || (kind == .external && cost > costTolerance) {
+        defects.append(
+          "s\(symbol) (\(kind)) is not basic and its reduced cost leads with \(cost) at "
+            + "priority \(priority): the objective can still improve")
+      }
+    }
   }
 
   /// Lists the variables whose cached values (sparse only) are marked current but differ from

@@ -63,8 +63,13 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   /// Set when a primal optimization stopped at its pivot limit: the operation ends with a
   /// rebuild.
   var needsRefactorization = false
-  /// Rebuilds that drift or a stalled optimization caused.
+  /// Rebuilds that drift, a stalled optimization or fill-in caused.
   var refactorizations = 0
+  /// The tableau's cells and the constraints after the last build (an outermost batch that
+  /// added or removed at least half the constraints, or a rebuild): the measure of fill-in
+  /// (see ``refactorIfWorn()``).
+  var cellsAfterBuild = 0
+  var constraintsAfterBuild = 0
 
   // Scratch buffers, kept to avoid allocating per operation.
   var changedRows: [Int32] = []
@@ -250,7 +255,10 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     batchDepth -= 1
     guard batchDepth == 0 else { return }
     flushIfBatching()
-    if structuralChanges >= max(1024, constraintCount / 2) { trimExcess() }
+    if structuralChanges >= max(1024, constraintCount / 2) {
+      trimExcess()
+      noteBuilt()
+    }
     structuralChanges = 0
   }
 

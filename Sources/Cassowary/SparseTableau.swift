@@ -201,15 +201,30 @@ extension SparseTableau {
     /// cell per symbol (``position`` maps a symbol to its cell here).
     var accumulator = ManualArray<AccumulatedCell>()
     var cellTotal = 0
-    /// Rows that hold a cell of almost every symbol (the objective's) are indexed: for each such
-    /// row an ordinal, and for each symbol and ordinal the slot of its cell there, or -1.
-    /// Finding a cell in them is then O(1); a scan of the shorter of row and column would cost
-    /// the length of a shared symbol's column, once per cell, whenever a row is added into the
-    /// objective.
+    /// Long objective rows are indexed: for each such row an ordinal, and for each symbol and
+    /// ordinal the slot of its cell there, or -1. Finding a cell in them is then O(1); a scan
+    /// of the shorter of row and column would cost the length of a shared symbol's column, once
+    /// per cell, whenever a row is added into the objective.
+    ///
+    /// An objective row (made by ``makeIndexedRow()``) gets an ordinal once it holds
+    /// ``indexFrom`` cells and gives it back below ``unindexBelow``: the index costs a slot per
+    /// symbol and ordinal, so a level with a handful of constraints, which a scan finds cells
+    /// in as fast, does not pay for one (a layout with hundreds of priority levels would
+    /// otherwise hold hundreds of slots per symbol). When no more than a quarter of the
+    /// ordinals are in use, the index is laid out again at half its width. `rowOrdinal` is an
+    /// ordinal, ``unindexedObjective``, or -1 for a row that is never indexed.
     var rowOrdinal = ManualArray<Int32>()
     var indexedSlots = ManualArray<Int32>()
     var ordinalStride = 0
     var freeOrdinals = ManualArray<Int32>()
+
+    /// The `rowOrdinal` of an objective row that holds too few cells to be indexed.
+    static var unindexedObjective: Int32 { -2 }
+    /// The cells from which an objective row is indexed.
+    static var indexFrom: Int32 { 64 }
+    /// The cells below which an indexed row gives its ordinal back (well below ``indexFrom``, so
+    /// that a row whose length wavers around one threshold is not indexed again and again).
+    static var unindexBelow: Int32 { 16 }
 
     /// Copies of every table, in memory of their own.
     func copy() -> Tables {
@@ -279,25 +294,69 @@ extension SparseTableau {
 
     mutating func makeIndexedRow() -> Int32 {
       let row = makeRow()
+      rowOrdinal[Int(row)] = Self.unindexedObjective
+      return row
+    }
+
+    /// Gives `row`, an objective row long enough, an ordinal and indexes its cells.
+    ///
+    /// - Complexity: O(cells of the row), plus O(symbols × ordinals) when the index widens.
+    @inline(never)
+    private mutating func index(_ row: Int32) {
       let ordinal: Int32
       if let free = freeOrdinals.popLast() {
         ordinal = free
       } else {
         ordinal = Int32(ordinalStride)
-        widenIndex(to: max(4, 2 * ordinalStride))
+        layOutIndex(stride: max(4, 2 * ordinalStride))
         for free in (ordinal + 1..<Int32(ordinalStride)).reversed() { freeOrdinals.append(free) }
       }
       rowOrdinal[Int(row)] = ordinal
-      return row
+      let segment = rows[Int(row)]
+      for slot in 0..<segment.count {
+        indexedSlots[Int(cells[segment.start + slot].symbol) * ordinalStride + Int(ordinal)] = slot
+      }
     }
 
-    /// Lays the index out again with room for `stride` indexed rows per symbol.
-    private mutating func widenIndex(to stride: Int) {
+    /// Takes `row`'s ordinal back (its slots become -1), and narrows the index once at most a
+    /// quarter of its ordinals are in use.
+    ///
+    /// - Complexity: O(cells of the row), plus O(symbols × ordinals) when the index narrows.
+    @inline(never)
+    private mutating func unindex(_ row: Int32) {
+      let ordinal = Int(rowOrdinal[Int(row)])
+      let segment = rows[Int(row)]
+      for slot in 0..<segment.count {
+        indexedSlots[Int(cells[segment.start + slot].symbol) * ordinalStride + ordinal] = -1
+      }
+      freeOrdinals.append(Int32(ordinal))
+      rowOrdinal[Int(row)] = Self.unindexedObjective
+      let used = ordinalStride - freeOrdinals.count
+      if ordinalStride > 4 && used <= ordinalStride / 4 { layOutIndex(stride: ordinalStride / 2) }
+    }
+
+    /// Lays the index out again with room for `stride` indexed rows per symbol; when it narrows,
+    /// the rows in use are numbered again from 0.
+    private mutating func layOutIndex(stride: Int) {
       let widened = ManualArray<Int32>(repeating: -1, count: columns.count * stride)
-      for symbol in 0..<columns.count {
-        for ordinal in 0..<ordinalStride {
-          widened[symbol * stride + ordinal] = indexedSlots[symbol * ordinalStride + ordinal]
+      if stride >= ordinalStride {
+        for symbol in 0..<columns.count {
+          for ordinal in 0..<ordinalStride {
+            widened[symbol * stride + ordinal] = indexedSlots[symbol * ordinalStride + ordinal]
+          }
         }
+      } else {
+        freeOrdinals.removeAllKeepingCapacity()
+        var next: Int32 = 0
+        for row in rowOrdinal.indices where rowOrdinal[row] >= 0 {
+          rowOrdinal[row] = next
+          let segment = rows[row]
+          for slot in 0..<segment.count {
+            widened[Int(cells[segment.start + slot].symbol) * stride + Int(next)] = slot
+          }
+          next += 1
+        }
+        for free in (next..<Int32(stride)).reversed() { freeOrdinals.append(free) }
       }
       indexedSlots.deallocate()
       indexedSlots = widened
@@ -308,12 +367,8 @@ extension SparseTableau {
       clearRow(row)
       cells.release(&rows[Int(row)])
       freeRows.append(row)
-      let ordinal = rowOrdinal[Int(row)]
-      if ordinal >= 0 {
-        // Its slots are all -1 again: clearing the row removed every cell.
-        freeOrdinals.append(ordinal)
-        rowOrdinal[Int(row)] = -1
-      }
+      // Clearing the row took its ordinal back, if it had one, before its last cells went.
+      rowOrdinal[Int(row)] = -1
       liveRows -= 1
       if liveRows == 0 { removeAll() }
     }
@@ -436,6 +491,11 @@ extension SparseTableau {
         removeCancelledCells(of: target)
       }
       cancelled.removeAllKeepingCapacity()
+      if rowOrdinal[Int(target)] == Self.unindexedObjective
+        && rows[Int(target)].count >= Self.indexFrom
+      {
+        index(target)
+      }
     }
 
     /// Sorts a few distinct slots from the highest down, by insertion (the library sort's
@@ -651,6 +711,7 @@ extension SparseTableau {
       if ordinal >= 0 { indexedSlots[Int(symbol) * ordinalStride + Int(ordinal)] = cellSlot }
       rows[Int(row)].count = cellSlot + 1
       cellTotal += 1
+      if ordinal == Self.unindexedObjective && cellSlot + 1 >= Self.indexFrom { index(row) }
     }
 
     /// Adds an entry for the cell of `symbol` at `slot` of `row` to the end of the symbol's
@@ -714,6 +775,7 @@ extension SparseTableau {
       }
       rows[Int(row)].count = segment.count - 1
       cellTotal -= 1
+      if ordinal >= 0 && segment.count - 1 < Self.unindexBelow { unindex(row) }
     }
   }
 }
