@@ -29,9 +29,23 @@ extension LayoutEngine {
     set.removeAll { $0 === constraint }
     set.append(constraint)
     let message = Self.unsatisfiableMessage(set, broken: constraint)
+    if conflicts.count >= Self.conflictHistoryLimit { conflicts.removeFirst() }
     conflicts.append(ConflictReport(constraints: set, broken: constraint, message: message))
     counters.conflicts += 1
     logHandler(message)
+  }
+
+  /// How many conflicts ``conflicts`` keeps: the most recent. A report holds its constraints,
+  /// so an unbounded history would keep every constraint that ever conflicted alive in a
+  /// long-running app; ``LayoutStatistics/conflicts`` counts them all.
+  public static let conflictHistoryLimit = 64
+
+  /// Forgets the conflicts recorded so far (``conflicts`` becomes empty; the count in
+  /// ``statistics`` stays).
+  ///
+  /// - Complexity: O(conflicts recorded).
+  public func removeAllConflicts() {
+    conflicts = []
   }
 
   /// UIKit's "Unable to simultaneously satisfy constraints." log, naming this library's types.

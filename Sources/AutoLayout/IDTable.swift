@@ -23,18 +23,36 @@ struct IDTable<Entry> {
   subscript(id: Int) -> Entry? { id >= 0 && id < entries.count ? entries[id] : nil }
 
   /// Stores `entry` under the lowest free id, or a new one; returns the id.
+  ///
+  /// - Complexity: O(log free ids), amortized.
   mutating func insert(_ entry: Entry) -> Int32 {
-    if let id = freeIDs.popMin() {
+    // Ids at or past the end were given back and then cut off by `remove`: stale, skipped.
+    // (New ids are only appended once no free id is left, so a stale id never comes back
+    // below the end while it is still in the heap.)
+    while let id = freeIDs.popMin() {
+      guard Int(id) < entries.count else { continue }
       entries[Int(id)] = entry
       return id
+    }
+    // Grown by an eighth, not doubled: a table's ids are given out in a build and reused after,
+    // so a few more than the build's (a soak's extras) would otherwise double it for good.
+    if entries.count == entries.capacity {
+      entries.reserveCapacity(entries.count + entries.count / 8 + 16)
     }
     entries.append(entry)
     return Int32(entries.count - 1)
   }
 
-  /// Gives `id` back.
+  /// Gives `id` back. When the highest ids are all free, the table ends at the highest id in
+  /// use, so that the ids a burst of insertions added past a build's do not stay for good
+  /// (tables indexed by these ids, the solver's per-variable ones, follow).
+  ///
+  /// - Complexity: O(log free ids), amortized.
   mutating func remove(_ id: Int32) {
     entries[Int(id)] = nil
     freeIDs.insert(id)
+    guard Int(id) == entries.count - 1 else { return }
+    while let last = entries.last, last == nil { entries.removeLast() }
+    if entries.isEmpty { freeIDs = Heap() }
   }
 }

@@ -70,7 +70,8 @@ public final class LayoutEngine {
   /// and check them statically: a public stored property of a class is checked for exclusive
   /// access at run time on every read and write (some 80 instructions each).
   var counters = LayoutStatistics()
-  /// Every conflict recovered from, oldest first.
+  /// The conflicts recovered from, oldest first: the most recent
+  /// ``conflictHistoryLimit``.
   public internal(set) var conflicts: [ConflictReport] = []
   /// The solver's refusal of a change for lack of memory (the dense solver's budget), if it
   /// refused one. The engine then stops changing the solver (its values no longer describe the
@@ -106,7 +107,9 @@ public final class LayoutEngine {
   public var solverStatistics: SolverStatistics { solver.statistics }
 
   /// Rebuilds the solver's tableau from the installed constraints and solves it from scratch:
-  /// the full solve that incremental updates are compared with.
+  /// the full solve that incremental updates are compared with. The rebuilt tableau holds what
+  /// a first layout of the same constraints would: what incremental changes made it grow
+  /// (fill-in, the room of constraints since removed) is given back.
   public func solveFromScratch() throws(SolverError) {
     if let refusal { throw refusal }
     let start = monotonicNanoseconds()

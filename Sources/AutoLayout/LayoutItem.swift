@@ -34,6 +34,7 @@ open class LayoutItem {
   /// place (a constraint that goes does this for each of its items).
   func removeReference(at index: Int) {
     let last = referringConstraints.removeLast()
+    defer { referringConstraints.shrinkAfterRemoval() }
     guard index < referringConstraints.count else { return }
     referringConstraints[index] = last
     if last.side == .second {
@@ -112,4 +113,27 @@ extension LayoutItem: CustomStringConvertible {
 /// An object's address in UIKit's `0x…` form, for descriptions.
 func address(of object: AnyObject) -> String {
   "0x" + String(UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque()), radix: 16)
+}
+
+extension Array {
+  /// Gives capacity back after a removal once no more than half of it is used: an item's lists
+  /// of constraints and a view's lists of subviews, which grow while constraints or views come
+  /// and go, would otherwise keep their largest size for good. The list shrinks to the power
+  /// of two that appending its elements one by one would have left (an empty list frees its
+  /// storage), so that a list whose constraints came and went holds what it held before.
+  ///
+  /// - Complexity: O(1) amortized; a list whose length crosses a power of two back and forth
+  ///   reallocates each time (a few elements, rarely).
+  @inline(__always)
+  mutating func shrinkAfterRemoval() {
+    guard count <= capacity / 2 else { return }
+    guard count > 0 else {
+      self = []
+      return
+    }
+    var smaller: [Element] = []
+    smaller.reserveCapacity(1 << (Int.bitWidth - (count - 1).leadingZeroBitCount))
+    smaller.append(contentsOf: self)
+    self = smaller
+  }
 }

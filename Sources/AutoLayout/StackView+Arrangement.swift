@@ -71,22 +71,44 @@ extension StackView {
   }
 
   /// The item the views are laid out in: the stack, or its margins guide.
-  var canvas: LayoutItem { isLayoutMarginsRelativeArrangement ? layoutMarginsGuide : self }
+  var canvas: LayoutItem { isLayoutMarginsRelativeArrangement ? arrangementMarginsGuide : self }
 
   /// Replaces the arrangement constraints with the wanted ones, keeping every existing
   /// constraint with the same terms (its constant and priority are edited in place).
+  ///
+  /// The constraints that leave are deactivated and let go before the new ones are made, so an
+  /// item never lists the old and the new constraints at once: its lists (see
+  /// ``LayoutItem/referringConstraints``) would keep the room for both for good.
   func updateArrangementConstraints() {
     let wanted = wantedConstraints()
     var existing: [Key: LayoutConstraint] = [:]
     for constraint in arrangementConstraints {
       if let key = Key(constraint) { existing[key] = constraint }
     }
-    var kept: [LayoutConstraint] = []
-    var arriving: [LayoutConstraint] = []
+    var matched: [LayoutConstraint?] = []
+    matched.reserveCapacity(wanted.count)
     for spec in wanted {
-      if let constraint = existing.removeValue(forKey: spec.key) {
+      let constraint = existing.removeValue(forKey: spec.key)
+      if let constraint {
         constraint.constant = spec.constant
         constraint.priority = spec.priority
+      }
+      matched.append(constraint)
+    }
+    do {
+      let keptIDs = Set(matched.lazy.compactMap { $0.map(ObjectIdentifier.init) })
+      let leaving = arrangementConstraints.filter { !keptIDs.contains(ObjectIdentifier($0)) }
+      LayoutConstraint.deactivate(leaving)
+    }
+    existing = [:]
+    arrangementConstraints = []
+    // At the exact size: the list is kept until the next update, and one grown by doubling
+    // would hold up to twice the room.
+    var kept: [LayoutConstraint] = []
+    kept.reserveCapacity(wanted.count)
+    var arriving: [LayoutConstraint] = []
+    for (spec, match) in zip(wanted, matched) {
+      if let constraint = match {
         if !constraint.isActive { arriving.append(constraint) }
         kept.append(constraint)
       } else {
@@ -98,9 +120,6 @@ extension StackView {
         kept.append(constraint)
       }
     }
-    let keptIDs = Set(kept.lazy.map(ObjectIdentifier.init))
-    let leaving = arrangementConstraints.filter { !keptIDs.contains(ObjectIdentifier($0)) }
-    LayoutConstraint.deactivate(leaving)
     arrangementConstraints = kept
     LayoutConstraint.activate(arriving)
     dropUnusedGuides()
@@ -338,6 +357,14 @@ extension StackView {
     if let guide = spannerGuide, guide.activeConstraints.isEmpty {
       removeLayoutGuide(guide)
       spannerGuide = nil
+    }
+    // A margins guide the arrangement made (an empty stack has none until a view arrives) goes
+    // when only its own pinning constraints are left, so that views arriving and leaving do
+    // not leave a guide and four constraints behind for good.
+    if marginsGuideIsArrangementOnly, let guide = marginsGuide,
+      guide.activeConstraints.count <= marginsGuideConstraints.count
+    {
+      removeMarginsGuide()
     }
   }
 }

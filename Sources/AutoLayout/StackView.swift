@@ -118,6 +118,7 @@ open class StackView: View {
   public func removeArrangedSubview(_ view: View) {
     guard let index = arrangedSubviews.firstIndex(where: { $0 === view }) else { return }
     arrangedSubviews.remove(at: index)
+    arrangedSubviews.shrinkAfterRemoval()
     customSpacings[ObjectIdentifier(view)] = nil
     if view.arrangingStackView === self { view.arrangingStackView = nil }
     arrangementDidChange(true)

@@ -283,6 +283,29 @@ extension View {
   /// The view's bounds inset by its layout margins, as a layout guide (UIKit's
   /// `UIViewLayoutMarginsGuide`), made on first use.
   public var layoutMarginsGuide: LayoutGuide {
+    marginsGuideIsArrangementOnly = false
+    return makeMarginsGuide()
+  }
+
+  /// The margins guide for a stack view's arrangement: made if need be, and then droppable by
+  /// the arrangement (see ``StackView``'s guides) until a client asks for it.
+  var arrangementMarginsGuide: LayoutGuide {
+    if let marginsGuide { return marginsGuide }
+    marginsGuideIsArrangementOnly = true
+    return makeMarginsGuide()
+  }
+
+  /// Takes the margins guide and its constraints away; a later use makes a new one.
+  func removeMarginsGuide() {
+    guard let guide = marginsGuide else { return }
+    LayoutConstraint.deactivate(marginsGuideConstraints)
+    marginsGuideConstraints = []
+    removeLayoutGuide(guide)
+    marginsGuide = nil
+    marginsGuideIsArrangementOnly = false
+  }
+
+  private func makeMarginsGuide() -> LayoutGuide {
     if let marginsGuide { return marginsGuide }
     let guide = LayoutGuide(identifier: "UIViewLayoutMarginsGuide")
     marginsGuide = guide

@@ -49,6 +49,9 @@ open class View: LayoutItem {
   var storedSafeAreaInsets = EdgeInsets.zero
   var marginsGuide: LayoutGuide?
   var marginsGuideConstraints: [LayoutConstraint] = []
+  /// Whether the margins guide was made for a stack view's arrangement and never handed to a
+  /// client: the arrangement may then drop it once it stops using it.
+  var marginsGuideIsArrangementOnly = false
   var safeAreaGuide: LayoutGuide?
   var safeAreaGuideConstraints: [LayoutConstraint] = []
   var storedTraitCollection: TraitCollection?
@@ -359,6 +362,7 @@ open class View: LayoutItem {
     // and moves nothing.
     if let index = parent.subviews.lastIndex(where: { $0 === self }) {
       parent.subviews.remove(at: index)
+      parent.subviews.shrinkAfterRemoval()
     }
     superview = nil
     forgetEffectiveDirections()
