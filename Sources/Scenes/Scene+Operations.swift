@@ -51,6 +51,18 @@ extension Scene {
     }
   }
 
+  /// Performs again each toggling operation whose state differs from the scene's as built
+  /// (orientation, deep constant, texts, hidden views, size class), so that every state the
+  /// operations toggle is back where it started. Churn leaves nothing to undo: a churned row
+  /// has the constraints it was built with.
+  public func undoOperations() {
+    if !isPortrait { perform(.resize) }
+    if deepConstantChanged { perform(.constantChange) }
+    if textsChanged { perform(.intrinsicSizeChange) }
+    if arrangedHidden { perform(.hideUnhide) }
+    if isCompactRegular { perform(.sizeClassSwitch) }
+  }
+
   private func inBatch(_ body: () -> Void) {
     let engine = root.layoutEngine
     engine?.beginBatch()

@@ -14,26 +14,34 @@ import Testing
 
   @Test(arguments: scenes, SolverKind.allCases)
   func shortSoakPasses(scene: (SceneKind, String?), solver: SolverKind) throws {
-    let configuration = StressConfiguration(
+    var configuration = StressConfiguration(
       kind: scene.0, variant: scene.1, views: 40, solver: solver, seed: 1, operations: 120,
       checkEvery: 30)
+    configuration.judgesMemory = false  // other tests allocate in this process meanwhile
     let report = try StressRunner(configuration: configuration).run()
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
     #expect(report.operations == 120)
-    #expect(report.requiredChecks == 121)
-    #expect(report.fullResolveChecks == 5)
-    #expect(report.referenceChecks == 5)
+    // One round more than the schedule's after the run is undone.
+    #expect(report.requiredChecks == 122)
+    #expect(report.fullResolveChecks == 6)
+    #expect(report.referenceChecks == 6)
     #expect(report.memory.samples.count == 5)
-    // The solver's size is reported after the first layout and at the end.
+    #expect(report.memory.afterUndo != nil)
+    // The solver's size is reported after the first layout, at the end and after the undo,
+    // which gives back what the run added: the same rows as after the first layout.
     let start = try #require(report.solverAtStart)
     let end = try #require(report.solverAtEnd)
+    let undone = try #require(report.solverAfterUndo)
     #expect(start.rows > 0 && end.rows > 0)
-    #expect(report.summary.contains("solver: rows \(start.rows) → \(end.rows)"))
+    #expect(undone.rows == start.rows)
+    #expect(undone.constraints == start.constraints)
+    #expect(report.summary.contains("solver after the first layout: rows \(start.rows),"))
   }
 
   @Test func secondsStopTheRun() throws {
     var configuration = StressConfiguration(kind: .flat, views: 20, operations: nil)
     configuration.seconds = 0.2
+    configuration.judgesMemory = false  // other tests allocate in this process meanwhile
     let report = try StressRunner(configuration: configuration).run()
     #expect(report.violation == nil)
     #expect(report.operations > 0)
@@ -75,16 +83,18 @@ import Testing
   /// reused as an external variable, whose definition had a negative constant — as a row to
   /// make feasible, and pivoted on a definition.
   @Test func requiredConstraintsHoldAfterChurn() throws {
-    let configuration = StressConfiguration(
+    var configuration = StressConfiguration(
       kind: .form, views: 40, seed: 3, operations: 300, checkEvery: 50)
+    configuration.judgesMemory = false  // other tests allocate in this process meanwhile
     let report = try StressRunner(configuration: configuration).run()
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
   }
 
   /// The same stale entry made the sparse dual simplex loop forever on a constant change here.
   @Test func dualSimplexTerminates() throws {
-    let configuration = StressConfiguration(
+    var configuration = StressConfiguration(
       kind: .stackGrid, views: 40, seed: 3, operations: 120, checkEvery: 40)
+    configuration.judgesMemory = false  // other tests allocate in this process meanwhile
     let report = try StressRunner(configuration: configuration).run()
     #expect(report.violation == nil, "\(report.violation.map(String.init(describing:)) ?? "")")
   }
@@ -97,7 +107,11 @@ import Testing
     #expect(drift.start == 1000 && drift.end == 2000 && drift.maximum == 3000)
     #expect(drift.bytesPerThousandOperations == 2500)
     #expect(drift.lateBytesPerThousandOperations == 0)
-    #expect(drift.returnsTowardStart)
+    #expect(drift.returns == nil)
+    drift.recordAfterUndo(bytes: 1010)
+    #expect(drift.returns == true)
+    drift.recordAfterUndo(bytes: 1011)
+    #expect(drift.returns == false)
   }
 }
 

@@ -37,6 +37,11 @@ public struct StressConfiguration {
   /// Check the tableau's equations after every solver operation of the scene under test (and of
   /// the reference), stopping at the first that breaks them: slow, for small scenes.
   public var verifiesTableau = false
+  /// Fail the run when memory does not come back after the run is undone (see
+  /// ``MemoryDrift``). The figure is process-wide, so a caller that runs other work in the
+  /// same process at the same time (tests in parallel) turns the verdict off; the figures are
+  /// still reported.
+  public var judgesMemory = true
 
   /// A configuration with the command line's defaults: 1,000 operations, checks every 100.
   public init(

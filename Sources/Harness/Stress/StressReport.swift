@@ -34,6 +34,8 @@ public struct StressReport {
   /// does not return is held, and whether its rows filled in.
   public var solverAtStart: SolverStatistics?
   public var solverAtEnd: SolverStatistics?
+  /// The solver under test's size after the run was undone (see ``StressWorld/restore()``).
+  public var solverAfterUndo: SolverStatistics?
   /// Memory samples.
   public var memory = MemoryDrift()
   /// The first violation, which stopped the run.
@@ -70,19 +72,30 @@ public struct StressReport {
           .joined(separator: ", "))
     }
     if let start = solverAtStart, let end = solverAtEnd {
-      lines.append(
-        "solver: rows \(start.rows) → \(end.rows), cells \(start.cells) → \(end.cells), "
-          + "longest row \(start.maximumRowCells) → \(end.maximumRowCells), bytes "
-          + "\(bytes(start.tableauBytes + start.bookkeepingBytes)) → "
-          + "\(bytes(end.tableauBytes + end.bookkeepingBytes))")
+      func size(_ statistics: SolverStatistics) -> String {
+        "rows \(statistics.rows), cells \(statistics.cells), longest row "
+          + "\(statistics.maximumRowCells), priority levels \(statistics.priorityLevels), "
+          + bytes(statistics.tableauBytes + statistics.bookkeepingBytes)
+      }
+      lines.append("solver after the first layout: \(size(start))")
+      lines.append("solver at the end:              \(size(end))")
+      if let undone = solverAfterUndo {
+        lines.append("solver after undoing the run:   \(size(undone))")
+      }
     }
     if !memory.samples.isEmpty {
       lines.append(
-        "memory (stats.allocated): start \(bytes(memory.start)), end \(bytes(memory.end)), "
-          + "max \(bytes(memory.maximum)); drift \(signed(memory.bytesPerThousandOperations)) "
-          + "B/1000 ops overall, \(signed(memory.lateBytesPerThousandOperations)) B/1000 ops in "
-          + "the second half; "
-          + (memory.returnsTowardStart ? "returns toward the start" : "does not return"))
+        "memory drift (stats.allocated): \(bytes(memory.start)) after the first layout, "
+          + "\(bytes(memory.end)) at the end, \(bytes(memory.maximum)) at most; "
+          + "\(signed(memory.bytesPerThousandOperations)) B/1000 ops overall, "
+          + "\(signed(memory.lateBytesPerThousandOperations)) B/1000 ops in the second half")
+    }
+    if let undone = memory.afterUndo, let returns = memory.returns {
+      let change = Double(undone - memory.start) / Double(max(1, memory.start)) * 100
+      lines.append(
+        "memory: \(returns ? "returns" : "does not return") (\(bytes(undone)) after undoing the "
+          + "run, \(String(format: "%+.2f", change)) % against the first layout; at most "
+          + "+\(String(format: "%g", MemoryDrift.returnTolerance * 100)) % passes)")
     }
     lines.append(
       "final layout checksum: \(finalChecksum) (bit-exact \(String(finalExactHash, radix: 16)))")
@@ -118,7 +131,9 @@ public struct StressViolation: Error, CustomStringConvertible {
   public var reproduce: String
 
   public var description: String {
-    let what = operation.map { "after operation \($0)" } ?? "after the first layout"
+    let what =
+      operation.map { "after operation \($0)" }
+      ?? (step == 0 ? "after the first layout" : "after the last operation")
     return "\(check) check failed at step \(step) (seed \(seed)) \(what): \(detail)\n"
       + "reproduce: \(reproduce)"
   }

@@ -39,6 +39,12 @@ public struct StressRunner {
         replacement: c.verifiesTableau ? other.makeVerifyingSolver(tolerance: 1e-6) : nil)
       : nil
     var report = StressReport(configuration: c)
+    // Room for every family and check up front: what the report allocates after the first
+    // sample would count against the scene's memory.
+    report.operationCounts.reserveCapacity(32)
+    report.ties.reserveCapacity(4)
+    report.memory = MemoryDrift(
+      expectedSamples: (c.operations ?? 100_000) / max(1, c.checkEvery) + 4)
     report.views = world.scene.viewCount
     report.hasReference = reference != nil
     var planner = StressPlanner(seed: c.seed)
@@ -67,7 +73,9 @@ public struct StressRunner {
       }
     }
     /// The checks of one round; false when one failed.
-    func check(_ step: Int, _ operation: StressOperation?, full: Bool) -> Bool {
+    func check(
+      _ step: Int, _ operation: StressOperation?, full: Bool, samplesMemory: Bool = true
+    ) -> Bool {
       report.requiredChecks += 1
       if let detail = StressChecks.requiredConstraints(world, tolerance: c.tolerance) {
         fail("required constraints", step, operation, detail)
@@ -82,13 +90,17 @@ public struct StressRunner {
         let compared = StressChecks.reference(world, reference, tolerance: c.tolerance)
         if !record(compared, "reference solver", step, operation) { return false }
       }
-      report.memory.sample(after: step)
+      // What the scene holds, not the checks' scratch: the caches they filled go first.
+      world.dropCaches()
+      reference?.dropCaches()
+      if samplesMemory { report.memory.sample(after: step) }
       return true
     }
 
     var step = 0
     trace?(0, nil, exactFrameHash(world.scene.root))
     report.solverAtStart = world.engine.solverStatistics
+
     if check(0, nil, full: true) {
       while step < limit {
         if let seconds = c.seconds, Date().timeIntervalSince(start) >= seconds { break }
@@ -123,6 +135,24 @@ public struct StressRunner {
     report.solverAtEnd = world.engine.solverStatistics
     report.finalChecksum = frameChecksum(world.scene.root)
     report.finalExactHash = exactFrameHash(world.scene.root)
+    if report.violation == nil {
+      // Undo the run and check the layout once more; then the scene is what it was after its
+      // first layout, and so should its memory be.
+      world.restore()
+      reference?.restore()
+      if check(step, nil, full: true, samplesMemory: false) {
+        report.solverAfterUndo = world.engine.solverStatistics
+        world.dropCaches()
+        reference?.dropCaches()
+        report.memory.sampleAfterUndo()
+        if c.judgesMemory && report.memory.returns == false {
+          fail(
+            "memory", step, nil,
+            "after undoing the run, stats.allocated is \(report.memory.afterUndo!) bytes, "
+              + "more than 1 % above the \(report.memory.start) held after the first layout")
+        }
+      }
+    }
     return report
   }
 }

@@ -24,6 +24,11 @@ final class StressWorld {
   private var originals: [ObjectIdentifier: Original] = [:]
   /// The number of entries after the last clean-up: the next one runs when it has doubled.
   private var originalsAfterCleanUp = 0
+  /// What the run may change, as it was after the first layout: the views' hidden states and
+  /// texts, and the editable constraints' constants and priorities. ``restore()`` puts them back.
+  private var initialViews: [(view: View, isHidden: Bool, text: String?)] = []
+  private var initialConstraints: [ConstraintTerms: (constant: Double, priority: LayoutPriority)] =
+    [:]
   private var cachedViews: [View]?
   private var cachedLowered: [LayoutEngine.LoweredConstraint]?
   private var cachedEditable: [LayoutConstraint]?
@@ -38,6 +43,72 @@ final class StressWorld {
     if let replacement { scene.root.replaceSolver(with: replacement) }
     scene.root.layoutEngine?.logHandler = { [unowned self] _ in loggedConflicts += 1 }
     scene.root.layoutIfNeeded()
+    initialViews = self.views.map { ($0, $0.isHidden, ($0 as? Label)?.text) }
+    for constraint in editable {
+      // Values only: holding the constraints would keep those a churn replaces alive.
+      initialConstraints[ConstraintTerms(constraint)] = (constraint.constant, constraint.priority)
+    }
+  }
+
+  /// Undoes the run: removes the extra constraints and views, undoes the scene's toggling
+  /// operations, and puts every constant, priority, text, hidden state and the root's size back
+  /// as they were after the first layout; then lays the scene out. The engine then holds the
+  /// same constraints as after the first layout (a churned row's are new objects with the same
+  /// values), and its solver is rebuilt from them, so its memory should be what it was.
+  func restore() {
+    LayoutConstraint.deactivate(extras)
+    extras.removeAll()
+    for view in extraViews.reversed() { view.removeFromSuperview() }
+    extraViews.removeAll()
+    scene.undoOperations()
+    // First the values of constraints made during the run, as before the run first changed
+    // them; then every constraint with the terms of one the scene was built with takes that
+    // one's values (a churned row's constraints are new objects, and a flat scene's are copies
+    // of the old ones, changed values included).
+    for original in originals.values {
+      original.constraint.constant = original.constant
+      original.constraint.priority = original.priority
+    }
+    originals = [:]
+    originalsAfterCleanUp = 0
+    dropCaches()
+    for constraint in editable {
+      guard let initial = initialConstraints[ConstraintTerms(constraint)] else { continue }
+      constraint.constant = initial.constant
+      constraint.priority = initial.priority
+    }
+    for initial in initialViews {
+      if initial.view.isHidden != initial.isHidden { initial.view.isHidden = initial.isHidden }
+      if let text = initial.text, let label = initial.view as? Label, label.text != text {
+        label.text = text
+      }
+    }
+    scene.root.frame = Rect(origin: .zero, size: initialSize)
+    // A required constraint broken by a conflict stays broken (held as an optional one) until
+    // it is installed again, as in UIKit.
+    var seen = Set<ObjectIdentifier>()
+    let broken = engine.loweredConstraints().map(\.constraint).filter {
+      $0.isBroken && seen.insert(ObjectIdentifier($0)).inserted
+    }
+    LayoutConstraint.deactivate(broken)
+    LayoutConstraint.activate(broken)
+    engine.removeAllConflicts()
+    dropCaches()
+    scene.root.layoutIfNeeded()
+    // The tableau as a first layout of these constraints leaves it: an incremental one is
+    // larger by its fill-in and by the room of constraints since removed (the solver bounds
+    // that on its own; see docs/solvers.md), so without this the comparison would measure
+    // the tableau's history rather than memory kept for nothing.
+    try? engine.solveFromScratch()
+    scene.root.layoutIfNeeded()
+  }
+
+  /// Forgets the views and constraints listed for the planner and the checks (they are listed
+  /// again when next asked for), so that a memory sample counts what the scene holds.
+  func dropCaches() {
+    cachedViews = nil
+    cachedLowered = nil
+    cachedEditable = nil
   }
 
   /// The engine (the scene is laid out, so it has one).
@@ -191,6 +262,26 @@ final class StressWorld {
       throw StressWorldError("no \(target)")
     default: return constraint(target)
     }
+  }
+}
+
+/// What identifies a constraint apart from its constant and priority: its items (by identity),
+/// attributes, relation and multiplier.
+private struct ConstraintTerms: Hashable {
+  var first: ObjectIdentifier?
+  var firstAttribute: LayoutAttribute
+  var relation: LayoutRelation
+  var second: ObjectIdentifier?
+  var secondAttribute: LayoutAttribute
+  var multiplier: Double
+
+  init(_ constraint: LayoutConstraint) {
+    first = constraint.firstItem.map(ObjectIdentifier.init)
+    firstAttribute = constraint.firstAttribute
+    relation = constraint.relation
+    second = constraint.secondItem.map(ObjectIdentifier.init)
+    secondAttribute = constraint.secondAttribute
+    multiplier = constraint.multiplier
   }
 }
 
