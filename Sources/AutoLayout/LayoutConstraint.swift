@@ -324,7 +324,6 @@ extension LayoutItem {
   /// Removes the entry at `index` of `activeConstraints` by moving the last entry into its place.
   func removeActiveConstraint(at index: Int) {
     let last = activeConstraints.removeLast()
-    defer { activeConstraints.shrinkAfterRemoval() }
     guard index < activeConstraints.count else { return }
     activeConstraints[index] = last
     if last.firstItem === self {

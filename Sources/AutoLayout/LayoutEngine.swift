@@ -108,13 +108,19 @@ public final class LayoutEngine {
 
   /// Rebuilds the solver's tableau from the installed constraints and solves it from scratch:
   /// the full solve that incremental updates are compared with. The rebuilt tableau holds what
-  /// a first layout of the same constraints would: what incremental changes made it grow
-  /// (fill-in, the room of constraints since removed) is given back.
+  /// a first layout of the same constraints would, and so do the items' lists of constraints,
+  /// subviews and arranged views: what incremental changes made them grow (fill-in, the room of
+  /// constraints and views since removed) is given back. Incremental operations keep that room
+  /// (giving it back on every removal would reallocate a list each time its length crossed a
+  /// boundary); this is the moment to call after removing a large part of a layout.
+  ///
+  /// - Complexity: a build of the installed constraints, plus O(items).
   public func solveFromScratch() throws(SolverError) {
     if let refusal { throw refusal }
     let start = monotonicNanoseconds()
     defer { counters.solverNanoseconds += monotonicNanoseconds() - start }
     try solver.solveFromScratch()
+    for entry in items.entries { entry?.takeUnretainedValue().compactLists() }
   }
 
   // MARK: Batches

@@ -20,6 +20,13 @@ open class LayoutItem {
 
   init() {}
 
+  /// Gives back the room the item's lists grew beyond their contents, as a solve from scratch
+  /// does for the solver (see ``LayoutEngine/solveFromScratch()``). Overrides add their lists.
+  func compactLists() {
+    activeConstraints.shrinkToFreshCapacity()
+    referringConstraints.shrinkToFreshCapacity()
+  }
+
   deinit {
     for reference in referringConstraints { reference.constraint.forgetItem(on: reference.side) }
   }
@@ -34,7 +41,6 @@ open class LayoutItem {
   /// place (a constraint that goes does this for each of its items).
   func removeReference(at index: Int) {
     let last = referringConstraints.removeLast()
-    defer { referringConstraints.shrinkAfterRemoval() }
     guard index < referringConstraints.count else { return }
     referringConstraints[index] = last
     if last.side == .second {
@@ -116,23 +122,20 @@ func address(of object: AnyObject) -> String {
 }
 
 extension Array {
-  /// Gives capacity back after a removal once no more than half of it is used: an item's lists
-  /// of constraints and a view's lists of subviews, which grow while constraints or views come
-  /// and go, would otherwise keep their largest size for good. The list shrinks to the power
-  /// of two that appending its elements one by one would have left (an empty list frees its
-  /// storage), so that a list whose constraints came and went holds what it held before.
+  /// Gives back the room growth left beyond the power of two that appending the elements one
+  /// by one would have reached (an empty list frees its storage): a list that grew while
+  /// elements came and went then holds what a list built afresh would.
   ///
-  /// - Complexity: O(1) amortized; a list whose length crosses a power of two back and forth
-  ///   reallocates each time (a few elements, rarely).
-  @inline(__always)
-  mutating func shrinkAfterRemoval() {
-    guard count <= capacity / 2 else { return }
+  /// - Complexity: O(count) when it shrinks, O(1) otherwise.
+  mutating func shrinkToFreshCapacity() {
     guard count > 0 else {
-      self = []
+      if capacity > 0 { self = [] }
       return
     }
+    let fresh = 1 << (Int.bitWidth - (count - 1).leadingZeroBitCount)
+    guard capacity > fresh else { return }
     var smaller: [Element] = []
-    smaller.reserveCapacity(1 << (Int.bitWidth - (count - 1).leadingZeroBitCount))
+    smaller.reserveCapacity(fresh)
     smaller.append(contentsOf: self)
     self = smaller
   }

@@ -91,6 +91,12 @@ open class StackView: View {
     for view in arrangedSubviews { view.arrangingStackView = nil }
   }
 
+  override func compactLists() {
+    super.compactLists()
+    arrangedSubviews.shrinkToFreshCapacity()
+    gapGuides.shrinkToFreshCapacity()
+  }
+
   /// Adds `view` at the end of the arranged views (and as a subview if it is not one).
   public func addArrangedSubview(_ view: View) {
     insertArrangedSubview(view, at: arrangedSubviews.count)
@@ -118,7 +124,6 @@ open class StackView: View {
   public func removeArrangedSubview(_ view: View) {
     guard let index = arrangedSubviews.firstIndex(where: { $0 === view }) else { return }
     arrangedSubviews.remove(at: index)
-    arrangedSubviews.shrinkAfterRemoval()
     customSpacings[ObjectIdentifier(view)] = nil
     if view.arrangingStackView === self { view.arrangingStackView = nil }
     arrangementDidChange(true)

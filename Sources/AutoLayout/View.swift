@@ -74,6 +74,13 @@ open class View: LayoutItem {
 
   override var hostView: View? { self }
 
+  override func compactLists() {
+    super.compactLists()
+    subviews.shrinkToFreshCapacity()
+    layoutGuides.shrinkToFreshCapacity()
+    if dirtySubviews.isEmpty { dirtySubviews.shrinkToFreshCapacity() }
+  }
+
   override func didEnterEngine() { markSystemConstraintsDirty() }
 
   /// The size the content wants (text, image), or ``noIntrinsicMetric`` on an axis without one.
@@ -362,7 +369,6 @@ open class View: LayoutItem {
     // and moves nothing.
     if let index = parent.subviews.lastIndex(where: { $0 === self }) {
       parent.subviews.remove(at: index)
-      parent.subviews.shrinkAfterRemoval()
     }
     superview = nil
     forgetEffectiveDirections()
