@@ -1,5 +1,6 @@
 import AutoLayout
 import Cassowary
+import Foundation
 import Harness
 import Scenes
 import Testing
@@ -50,5 +51,54 @@ import Testing
     #expect(firstReport.finalExactHash == secondReport.finalExactHash)
     #expect(firstReport.finalChecksum == secondReport.finalChecksum)
     #expect(firstReport.summary.contains("final layout checksum: \(firstReport.finalChecksum)"))
+  }
+}
+
+/// `bench stress` as users run it: the same command in two processes (with address-space
+/// layout randomization, two heaps laid out differently) gives the same final layout, and in a
+/// process of its own the memory verdict is judged and must be `returns`.
+@Suite("bench stress in child processes")
+struct StressProcessTests {
+  /// The `bench` built with these tests (`swift build --build-tests` builds every product).
+  static let bench: URL? = {
+    guard let tests = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+    else { return nil }
+    let bench = URL(fileURLWithPath: tests).deletingLastPathComponent().appending(path: "bench")
+    return FileManager.default.isExecutableFile(atPath: bench.path) ? bench : nil
+  }()
+
+  /// Runs `bench stress` with `arguments`; returns its exit status and standard output.
+  static func stress(_ bench: URL, _ arguments: [String]) throws -> (Int32, String) {
+    let process = Process()
+    process.executableURL = bench
+    process.arguments = ["stress"] + arguments + ["--quiet"]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  }
+
+  @Test(
+    .enabled(if: bench != nil, "needs the bench executable beside the test bundle"),
+    .timeLimit(.minutes(3)),
+    arguments: [["--scene", "stack-grid", "--views", "40", "--seed", "3", "--operations", "500"]])
+  func sameCommandSameLayoutAndMemoryReturns(arguments: [String]) throws {
+    let bench = try #require(Self.bench)
+    let (firstStatus, first) = try Self.stress(bench, arguments)
+    let (secondStatus, second) = try Self.stress(bench, arguments)
+    #expect(firstStatus == 0, "\(first)")
+    #expect(secondStatus == 0, "\(second)")
+    func checksumLine(_ output: String) -> Substring? {
+      output.split(separator: "\n").first { $0.hasPrefix("final layout checksum: ") }
+    }
+    let checksum = try #require(checksumLine(first))
+    #expect(checksumLine(second) == checksum)
+    for output in [first, second] {
+      #expect(output.contains("\nmemory: returns ("), "\(output)")
+      #expect(output.hasSuffix("result: ok\n"), "\(output)")
+    }
   }
 }
