@@ -61,4 +61,31 @@ struct ConstraintFileEdgeTests {
     #expect(result.output.isEmpty)
     #expect(result.error.hasPrefix("f:2:1: error: the solution overflows: y = inf"))
   }
+
+  @Test(
+    "A character outside ASCII is named with its code point",
+    arguments: [
+      ("x == 1\ny é= 2\n", "f:2:3: error: expected a relation (==, <=, >=), found 'é' (U+00E9)"),
+      ("x == 1\nyé == 2\n", "f:2:2: error: expected a relation (==, <=, >=), found 'é' (U+00E9)"),
+      ("x == \u{2003}1\n", "f:1:6: error: unexpected character (U+2003)"),
+      (
+        "x == \u{FFFD}\n",
+        "f:1:6: error: unexpected character '\u{FFFD}' (U+FFFD: the file is not valid UTF-8 here)"
+      ),
+    ])
+  func nonASCII(text: String, message: String) {
+    let result = ConstraintFile.solve(text: text, file: "f", dense: false)
+    #expect(result.status == 2)
+    #expect(result.error == message)
+  }
+
+  @Test("A runaway token is quoted in part")
+  func longToken() {
+    let token = String(repeating: "b", count: 1_000_000)
+    let result = ConstraintFile.solve(text: "x == 1 \(token)\n", file: "f", dense: false)
+    #expect(result.status == 2)
+    #expect(
+      result.error == "f:1:8: error: unexpected '\(String(repeating: "b", count: 40))… "
+        + "(1000000 bytes in all)' at the end of the statement")
+  }
 }

@@ -127,8 +127,30 @@ struct LineScanner {
     return value
   }
 
+  /// The text from `start` to `end`, for a message: at most 40 characters, then an ellipsis
+  /// and how long the rest is, so that a runaway token is not echoed whole.
   func text(_ start: Int, upTo end: Int) -> String {
-    String(decoding: bytes[start..<min(end, bytes.count)], as: UTF8.self)
+    let whole = String(decoding: bytes[start..<min(end, bytes.count)], as: UTF8.self)
+    guard whole.count > 40 else { return whole }
+    return "\(whole.prefix(40))… (\(whole.utf8.count) bytes in all)"
+  }
+
+  /// The character at `index`, for a message: quoted, and with its code point when it is not
+  /// printable ASCII (a byte that starts no valid UTF-8 character is given as a byte).
+  func character(at index: Int) -> String {
+    let first = bytes[index]
+    if first >= 0x20 && first < 0x7F { return "'\(Character(Unicode.Scalar(first)))'" }
+    var iterator = bytes[index..<min(index + 4, bytes.count)].makeIterator()
+    var decoder = UTF8()
+    if case .scalarValue(let scalar) = decoder.decode(&iterator) {
+      let hex = String(scalar.value, radix: 16, uppercase: true)
+      let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+      let shown = scalar.properties.isWhitespace || scalar.value < 0x20 ? "" : "'\(scalar)' "
+      // The file is read as UTF-8, with each invalid sequence replaced by U+FFFD.
+      let note = scalar.value == 0xFFFD ? ": the file is not valid UTF-8 here" : ""
+      return "\(shown)(\(code)\(note))"
+    }
+    return "byte 0x" + String(first, radix: 16, uppercase: true)
   }
 
   /// One statement (or nothing, for a blank or comment line) into `file`.
@@ -254,8 +276,8 @@ struct LineScanner {
       }
       return
     }
-    guard let byte = peek() else { throw error("expected a term (a number or a variable name)") }
-    throw error("unexpected character '\(Character(Unicode.Scalar(byte)))'", at: column)
+    guard peek() != nil else { throw error("expected a term (a number or a variable name)") }
+    throw error("unexpected character \(character(at: position))", at: column)
   }
 
   mutating func relation() throws(ConstraintFileError) -> Relation {
@@ -274,10 +296,9 @@ struct LineScanner {
     case "<=": return .lessThanOrEqual
     case ">=": return .greaterThanOrEqual
     case "":
-      if let byte = peek() {
+      if peek() != nil {
         throw error(
-          "expected a relation (==, <=, >=), found '\(Character(Unicode.Scalar(byte)))'", at: column
-        )
+          "expected a relation (==, <=, >=), found \(character(at: position))", at: column)
       }
       throw error("expected a relation (==, <=, >=) before the end of the line", at: column)
     default: throw error("unknown relation '\(symbol)'; use ==, <= or >=", at: column)
