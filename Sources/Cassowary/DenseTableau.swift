@@ -28,28 +28,48 @@ public struct DenseTableau: TableauStorage {
 
   public static var indexesColumns: Bool { false }
 
+  /// Makes room for `rows` rows of `symbols` columns within the budget, which bounds the
+  /// matrix's memory while it grows too: the old matrix and the new one it is copied into must
+  /// fit together. Columns double (or, once that would pass the budget, grow to as many as the
+  /// budget still holds), and room for rows doubles as far as the budget allows, so that near
+  /// the budget one more symbol or row costs no copy of the matrix (growing it to the exact
+  /// size on every new symbol copied gigabytes each time).
   public mutating func reserve(rows: Int, symbols: Int) throws(SolverError) {
-    let rowCapacity = max(rows, constants.count)
-    var columnCapacity = symbols > stride ? max(symbols, stride * 2, 16) : stride
-    if rowCapacity * columnCapacity * MemoryLayout<Double>.stride > memoryBudget {
-      // Doubling (now, or earlier for fewer rows) would pass the budget: keep only the columns
-      // needed, which may still fit. Columns past the symbols in use hold only zeros.
-      columnCapacity = max(symbols, 16)
+    let rowsNeeded = max(rows, constants.count, 1)
+    let cell = MemoryLayout<Double>.stride
+    // While a larger matrix is filled, the current one still exists.
+    let room = memoryBudget - values.capacity * cell
+    if symbols > stride {
+      var columns = max(symbols, stride * 2, 16)
+      if rowsNeeded * columns * cell > room { columns = max(symbols, room / (rowsNeeded * cell)) }
+      let bytes = rowsNeeded * columns * cell
+      guard bytes <= room else {
+        throw .memoryBudgetExceeded(
+          rows: rowsNeeded, columns: columns, bytes: bytes + values.capacity * cell,
+          budget: memoryBudget)
+      }
+      let rowCapacity = min(max(rowsNeeded, 2 * constants.count), room / (columns * cell))
+      widen(to: columns, rowCapacity: rowCapacity)
     }
-    let bytes = rowCapacity * columnCapacity * MemoryLayout<Double>.stride
-    if bytes > memoryBudget {
-      throw .memoryBudgetExceeded(
-        rows: rowCapacity, columns: columnCapacity, bytes: bytes, budget: memoryBudget)
+    if values.capacity < rowsNeeded * stride {
+      let rowCapacity = min(max(rowsNeeded, 2 * constants.count), room / max(1, stride * cell))
+      guard rowCapacity >= rowsNeeded else {
+        throw .memoryBudgetExceeded(
+          rows: rowsNeeded, columns: stride,
+          bytes: rowsNeeded * stride * cell + values.capacity * cell, budget: memoryBudget)
+      }
+      values.reserveCapacity(rowCapacity * stride)
     }
-    if columnCapacity != stride { widen(to: columnCapacity) }
   }
 
-  private mutating func widen(to newStride: Int) {
-    var widened = [Double](repeating: 0, count: constants.count * newStride)
+  /// Lays the matrix out again with `newStride` columns, with room for `rowCapacity` rows.
+  private mutating func widen(to newStride: Int, rowCapacity: Int) {
+    var widened: [Double] = []
+    widened.reserveCapacity(max(rowCapacity, constants.count) * newStride)
     for row in 0..<constants.count {
-      for column in 0..<min(stride, newStride) {
-        widened[row * newStride + column] = values[row * stride + column]
-      }
+      let base = row * stride
+      widened.append(contentsOf: values[base..<base + stride])
+      widened.append(contentsOf: repeatElement(0, count: newStride - stride))
     }
     values = widened
     stride = newStride

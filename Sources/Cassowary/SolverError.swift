@@ -16,7 +16,8 @@ public enum SolverError: Error, Equatable, Sendable {
   case invalidPriority(Priority)
   /// A coefficient, constant or suggested value that is infinite or NaN.
   case nonFinite(String)
-  /// The dense baseline would need a tableau larger than its memory budget.
+  /// The dense baseline would need a tableau larger than its memory budget: `rows` × `columns`,
+  /// `bytes` at once with the matrix it grows from (which is copied into the new one).
   case memoryBudgetExceeded(rows: Int, columns: Int, bytes: Int, budget: Int)
 }
 
@@ -44,8 +45,8 @@ extension SolverError: CustomStringConvertible {
     case .nonFinite(let what):
       return "\(what) is not finite"
     case .memoryBudgetExceeded(let rows, let columns, let bytes, let budget):
-      return "the dense tableau would need \(rows) rows × \(columns) columns = \(bytes) bytes, "
-        + "over its memory budget of \(budget) bytes"
+      return "the dense tableau would need \(rows) rows × \(columns) columns, \(bytes) bytes at "
+        + "once with the matrix it grows from, over its memory budget of \(budget) bytes"
     }
   }
 }

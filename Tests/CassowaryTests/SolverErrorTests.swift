@@ -196,6 +196,30 @@ import Testing
     #expect(solver.value(of: variables[0]) == 10)
   }
 
+  /// The budget bounds the matrix while it grows: its storage never passes the budget, and the
+  /// refusal comes while it still holds less (the growth that was refused would have needed
+  /// the old and the new matrix at once).
+  @Test func denseSolverStaysWithinItsBudgetWhileGrowing() throws {
+    let budget = 256 * 1024
+    var solver = DenseSolver(memoryBudget: budget)
+    var refused = false
+    for index in 0..<2000 {
+      do {
+        // A chain: each constraint brings a new variable and a new row.
+        let constraint =
+          index == 0
+          ? Variable(0) == LinearExpression(constant: 1)
+          : Variable(index) - Variable(index - 1) == LinearExpression(constant: 1)
+        try solver.add(ConstraintID(index), constraint)
+      } catch {
+        refused = true
+        break
+      }
+      #expect(solver.statistics.tableauBytes <= budget)
+    }
+    #expect(refused)
+  }
+
   @Test func denseSolverRefusesToPassItsMemoryBudget() throws {
     var solver = DenseSolver(memoryBudget: 64 * 1024)
     var added = 0
