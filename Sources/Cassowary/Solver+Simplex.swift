@@ -71,8 +71,19 @@ extension Solver {
   /// The entry of `symbol`'s reduced-cost vector at the highest priority where it is not zero.
   ///
   /// Looks the symbol up in each objective row (a few, and found without scanning) rather than
-  /// scanning its column, which for a shared symbol (the root's size) holds thousands of rows.
+  /// scanning its column, which for a shared symbol (the root's size) holds thousands of rows;
+  /// but when there are more levels than rows in the column (a layout with hundreds of
+  /// priorities, and an error that sits in a couple of rows), the column is scanned instead.
   func leadingCost(of symbol: Int32) -> (priority: Float, cost: Double) {
+    if Tableau.indexesColumns && tableau.rowCount(containing: symbol) < levelOrder.count {
+      var leading: (priority: Float, cost: Double) = (-1, 0)
+      tableau.forEachRow(containing: symbol) { row, cost in
+        guard rowSubject[Int(row)] == RowRole.objective, abs(cost) > costTolerance else { return }
+        let priority = rowPriority[Int(row)]
+        if priority > leading.priority { leading = (priority, cost) }
+      }
+      return leading
+    }
     for level in levelOrder {
       let cost = tableau.coefficient(of: symbol, in: level.row)
       if abs(cost) > costTolerance { return (rowPriority[Int(level.row)], cost) }
