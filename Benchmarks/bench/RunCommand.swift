@@ -53,6 +53,14 @@ struct Run: ParsableCommand {
       without its warm-up passes if one pass fits, else is skipped (default 30).
       """)
   var cellBudget: Double?
+  @Option(
+    name: .customLong("memory-budget"),
+    help: """
+      MiB a group's scene and solver may be estimated to need, from the bytes a view of the \
+      largest size measured so far (16 KiB a view before any): over it, the group is skipped \
+      (default: half the machine's memory).
+      """)
+  var memoryBudget: Int?
   @Flag(help: "The CI-sized matrix (about a minute).")
   var quick = false
   @Option(help: "Where to write the CSV.")
@@ -234,6 +242,10 @@ struct Run: ParsableCommand {
     }
     if let minimumTime { configuration.minimumTime = max(0, minimumTime) }
     if let cellBudget { configuration.cellBudget = cellBudget }
+    if let memoryBudget {
+      guard memoryBudget > 0 else { throw UsageError(message: "--memory-budget must be positive") }
+      configuration.memoryBudget = memoryBudget << 20
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 import AutoLayout
 import Cassowary
+import Foundation
 import Scenes
 
 /// A stretch of work the harness times on its own.
@@ -76,6 +77,14 @@ public struct BenchmarkConfiguration: Sendable {
   public var cellBudget = 30.0
   /// The dense solver's memory budget, in bytes.
   public var denseMemoryBudget = 2 << 30
+  /// The most bytes a group's scene and solver are estimated to need before it is skipped:
+  /// half the machine's memory by default. The estimate is the bytes a view the same scene
+  /// and solver took at the largest size measured so far (its largest peak or retained figure),
+  /// or ``assumedBytesPerView`` before any size was measured, times the view count.
+  public var memoryBudget = Int(ProcessInfo.processInfo.physicalMemory / 2)
+  /// The bytes a view assumed before a scene and solver were measured at any size: above what
+  /// any scene kind takes at 10,000 views, so that the estimate errs on the side of skipping.
+  public static let assumedBytesPerView = 16 << 10
   /// Count instructions with callgrind (the process must run under `valgrind --tool=callgrind
   /// --instr-atstart=no`): the first measured repetition of each cell runs with instrumentation
   /// on around the phase's body only, and its counters are dumped under the cell's label

@@ -30,6 +30,9 @@ public struct BenchmarkRunner {
     /// Seconds of one unreported pass at an intermediate size, by scene/solver/size: measured
     /// once and shared by both modes, whose one-shot phases are the same.
     var probes: [String: Double] = [:]
+    /// Bytes a view at the largest size measured so far, by scene/variant/solver: the most any
+    /// of its phases held at its peak or retained, over its view count.
+    var bytesPerView: [String: (views: Int, bytes: Double)] = [:]
   }
 
   /// How a group runs, or why it does not.
@@ -201,6 +204,14 @@ public struct BenchmarkRunner {
     if fastestPass.isFinite {
       history.passes[groupKey, default: []].append((Double(size), fastestPass))
     }
+    let mostBytes = figures.values.map { max(Int($0.0.peakBytes), Int($0.1)) }.max() ?? 0
+    if mostBytes > 0 {
+      let memoryKey = "\(kind)/\(variant)/\(solver)"
+      let perView = Double(mostBytes) / Double(max(1, size))
+      if size >= history.bytesPerView[memoryKey]?.views ?? 0 {
+        history.bytesPerView[memoryKey] = (size, perView)
+      }
+    }
     if let refusal { history.refusals[groupKey] = refusal.reason }
     for phase in phases {
       var row = baseRow(kind, variant, size, solver, mode, phase)
@@ -280,6 +291,12 @@ public struct BenchmarkRunner {
     _ groupKey: String, _ history: inout History
   ) -> Plan {
     if let refusal = history.refusals[groupKey] { return .skip(refusal + " (at a smaller size)") }
+    if let reason = Self.memoryRefusal(
+      views: size, measured: history.bytesPerView["\(kind)/\(variant)/\(solver)"],
+      budget: configuration.memoryBudget)
+    {
+      return .skip(reason)
+    }
     if solver == .dense, let (rows, columns) = history.tableau["\(kind)/\(variant)/\(size)"] {
       let bytes = rows * columns * 8
       if bytes > configuration.denseMemoryBudget {
@@ -310,6 +327,25 @@ public struct BenchmarkRunner {
     return Self.plan(
       estimate: estimate, slope: slope, warmup: warmupPasses, fullPasses: fullPasses,
       budget: configuration.cellBudget)
+  }
+
+  /// Why a group of `views` views is not built, if its estimated memory passes `budget`: the
+  /// bytes a view `measured` at a smaller size (or ``BenchmarkConfiguration/assumedBytesPerView``
+  /// when nothing was measured) times the views. Refused before anything is allocated, so that
+  /// a size far past the machine (10,000,000 views) is a skipped row, not a process the kernel
+  /// kills.
+  public static func memoryRefusal(
+    views: Int, measured: (views: Int, bytes: Double)?, budget: Int
+  ) -> String? {
+    let perView = measured?.bytes ?? Double(BenchmarkConfiguration.assumedBytesPerView)
+    let estimate = perView * Double(views)
+    guard estimate > Double(budget) else { return nil }
+    let basis =
+      measured.map { "\(Int($0.bytes.rounded())) bytes a view, measured at \($0.views) views" }
+      ?? "\(BenchmarkConfiguration.assumedBytesPerView) bytes a view, assumed before any size "
+      + "was measured"
+    return "estimated \(Int(estimate / 1_048_576)) MiB (\(basis)), over the memory budget of "
+      + "\(budget >> 20) MiB (--memory-budget)"
   }
 
   /// How a group runs whose one pass is estimated at `estimate` seconds (extrapolated along

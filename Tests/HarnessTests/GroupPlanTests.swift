@@ -4,6 +4,25 @@ import Testing
 /// How the runner decides, from a group's estimated pass, whether it runs with its warm-up
 /// passes, without them, or not at all, and when it measures a probe pass to estimate from.
 @Suite struct GroupPlanTests {
+  @Test func aSizeFarPastTheMachineIsRefusedBeforeAnythingIsMeasured() throws {
+    let reason = try #require(
+      BenchmarkRunner.memoryRefusal(views: 10_000_000, measured: nil, budget: 8 << 30))
+    #expect(
+      reason
+        == "estimated 156250 MiB (16384 bytes a view, assumed before any size was measured), "
+        + "over the memory budget of 8192 MiB (--memory-budget)")
+  }
+
+  @Test func theEstimateFollowsTheBytesAViewMeasuredAtASmallerSize() throws {
+    // 5 KB a view at 10,000 views: 100,000 views fit in 1 GiB, 1,000,000 do not.
+    let measured = (views: 10_000, bytes: 5_000.0)
+    #expect(
+      BenchmarkRunner.memoryRefusal(views: 100_000, measured: measured, budget: 1 << 30) == nil)
+    let reason = try #require(
+      BenchmarkRunner.memoryRefusal(views: 1_000_000, measured: measured, budget: 1 << 30))
+    #expect(reason.hasPrefix("estimated 4768 MiB (5000 bytes a view, measured at 10000 views)"))
+  }
+
   @Test func aGroupWhosePassesFitRunsWithItsWarmUp() {
     let plan = BenchmarkRunner.plan(
       estimate: 6, slope: 2.5, warmup: 2, fullPasses: 1, budget: 20)
