@@ -8,10 +8,16 @@ struct Compare: ParsableCommand {
     abstract: "Compare a run with a baseline; exit 1 on a regression.",
     discussion: """
       Deterministic figures must match: the frame checksum exactly; allocated bytes and \
-      instructions within 1% (allocation request counts are reported, not gated: jemalloc's \
-      thread caches batch them). A timing regresses only when the median grew by \
-      more than --time-threshold and the min-max ranges do not overlap. Exit 2 when a file is \
-      missing, malformed or of another schema.
+      instructions within 1% (allocation request counts are not gated: jemalloc's thread \
+      caches batch them, and they are shown only with --verbose). A timing regresses (or \
+      improves) only when the median moved by more than --time-threshold and the min-max \
+      ranges do not overlap.
+
+      Exit status: 0 unchanged; 1 a regression; 4 improvements only (the baseline may be \
+      updated); 2 when the files cannot be compared: a file missing, malformed or of another \
+      schema, a cell listed twice, a measured row without a checksum or allocated bytes, no \
+      cell in both files, or (without --allow-subset) cells the baseline measured missing from \
+      the current run.
       """)
 
   @Argument(help: "The baseline CSV.")
@@ -22,6 +28,12 @@ struct Compare: ParsableCommand {
   var timeThreshold = 0.10
   @Flag(name: .customLong("ignore-time"), help: "Gate on the deterministic figures only.")
   var ignoreTime = false
+  @Flag(
+    name: .customLong("allow-subset"),
+    help: "Accept a current run that measured only some of the baseline's cells.")
+  var allowSubset = false
+  @Flag(help: "Also list the figures that changed without being judged.")
+  var verbose = false
   @Option(help: "Also write the Markdown report here.")
   var markdown: String?
 
@@ -31,9 +43,17 @@ struct Compare: ParsableCommand {
     let comparison = Comparison(
       baseline: baselineRows, current: currentRows,
       timeThreshold: ignoreTime ? .infinity : timeThreshold)
-    print(comparison.markdown, terminator: "")
-    if let markdown { try writeAtomically(comparison.markdown, to: markdown) }
-    if comparison.hasRegression { throw ExitCode(1) }
+    let report = comparison.markdown(allowingSubset: allowSubset, verbose: verbose)
+    print(report, terminator: "")
+    if let markdown { try writeAtomically(report, to: markdown) }
+    switch comparison.outcome(allowingSubset: allowSubset) {
+    case .unchanged: return
+    case .regression: throw ExitCode(1)
+    case .improvementsOnly: throw ExitCode(4)
+    case .unusable(let problems):
+      for problem in problems.prefix(10) { printError("bench compare: \(problem)") }
+      throw ExitCode(2)
+    }
   }
 
   private func load(_ path: String) throws -> [ResultRow] {

@@ -1,12 +1,39 @@
-/// A baseline and a current run joined cell by cell, with what regressed.
+/// A baseline and a current run joined cell by cell: what regressed, what improved, and whether
+/// the two files can be compared at all.
 public struct Comparison {
+  /// How a figure moved.
+  public enum Verdict: String, Sendable {
+    /// Worse beyond the tolerance: the gate fails.
+    case regression = "REGRESSION"
+    /// Better beyond the tolerance: the baseline may be updated.
+    case improvement
+    /// Different within the tolerance, or a figure that is not gated.
+    case changed
+  }
+
   /// One finding.
   public struct Finding: Sendable {
     public var key: String
     public var metric: String
     public var baseline: String
     public var current: String
-    public var regression: Bool
+    public var verdict: Verdict
+    /// Whether the figure regressed.
+    public var regression: Bool { verdict == .regression }
+    /// Whether the figure is one the gate judges (allocation request counts are not).
+    public var isGated: Bool { metric != "allocations" }
+  }
+
+  /// What the comparison says, as `bench compare` exits with it.
+  public enum Outcome: Sendable, Equatable {
+    /// Nothing regressed or improved beyond the tolerances (exit 0).
+    case unchanged
+    /// Something regressed (exit 1).
+    case regression
+    /// Only improvements (exit 4): the gate passes, and the baseline may be updated.
+    case improvementsOnly
+    /// The files cannot be compared as given (exit 2): the reasons.
+    case unusable([String])
   }
 
   public var findings: [Finding] = []
@@ -15,24 +42,40 @@ public struct Comparison {
   /// Cells only in the baseline (not measured now) and only in the current run.
   public var onlyInBaseline: [String] = []
   public var onlyInCurrent: [String] = []
+  /// The cells the baseline measured (status `ok`) that the current run lacks.
+  public var missingMeasured: [String] = []
+  /// What makes the files unfit to compare: a cell listed twice, a measured row without a
+  /// figure the gate judges.
+  public var inputProblems: [String] = []
 
   /// Whether anything regressed.
   public var hasRegression: Bool { findings.contains { $0.regression } }
+  /// Whether anything improved.
+  public var hasImprovement: Bool { findings.contains { $0.verdict == .improvement } }
 
   /// Compares `current` with `baseline`. Deterministic figures must match: the checksum
-  /// exactly, allocated bytes and instructions within `countTolerance` (relative). Allocation
-  /// request counts are reported but not gated (jemalloc's thread caches batch them).
-  /// A timing regresses only when the median grew by more than `timeThreshold` and the two
-  /// min–max ranges do not overlap.
+  /// exactly, allocated bytes and instructions within `countTolerance` (relative, and 64
+  /// bytes). Allocation request counts are reported but not gated (jemalloc's thread caches
+  /// batch them). A timing regresses (or improves) only when the median moved by more than
+  /// `timeThreshold` and the two min–max ranges do not overlap.
+  ///
+  /// - Complexity: O(rows of both files).
   public init(
     baseline: [ResultRow], current: [ResultRow], timeThreshold: Double = 0.10,
     countTolerance: Double = 0.01
   ) {
     var base: [String: ResultRow] = [:]
-    for row in baseline { base[row.key] = row }
+    for row in baseline {
+      if base.updateValue(row, forKey: row.key) != nil {
+        inputProblems.append("\(row.key) appears more than once in the baseline")
+      }
+    }
     var seen = Set<String>()
     for row in current {
-      seen.insert(row.key)
+      guard seen.insert(row.key).inserted else {
+        inputProblems.append("\(row.key) appears more than once in the current run")
+        continue
+      }
       guard let old = base[row.key] else {
         onlyInCurrent.append(row.key)
         continue
@@ -43,15 +86,23 @@ public struct Comparison {
           findings.append(
             Finding(
               key: row.key, metric: "status", baseline: old.status, current: row.status,
-              regression: old.status == "ok"))
+              verdict: old.status == "ok" ? .regression : .changed))
         }
         continue
+      }
+      for (name, measured) in [("the baseline", old), ("the current run", row)] {
+        if measured.checksum.isEmpty {
+          inputProblems.append("\(row.key) is measured in \(name) but has no checksum")
+        }
+        if measured.allocatedBytes == nil {
+          inputProblems.append("\(row.key) is measured in \(name) but has no allocated_bytes")
+        }
       }
       if !old.checksum.isEmpty, !row.checksum.isEmpty, old.checksum != row.checksum {
         findings.append(
           Finding(
             key: row.key, metric: "checksum", baseline: old.checksum, current: row.checksum,
-            regression: true))
+            verdict: .regression))
       }
       for (metric, was, now, gated) in [
         ("allocated_bytes", old.allocatedBytes, row.allocatedBytes, true),
@@ -61,46 +112,97 @@ public struct Comparison {
         ("allocations", old.allocations, row.allocations, false),
       ] {
         guard let was, let now, was != now else { continue }
-        let grew = Double(now) > Double(was) * (1 + countTolerance) + 64
+        let verdict: Verdict
+        if gated && Double(now) > Double(was) * (1 + countTolerance) + 64 {
+          verdict = .regression
+        } else if gated && Double(now) * (1 + countTolerance) + 64 < Double(was) {
+          verdict = .improvement
+        } else {
+          verdict = .changed
+        }
         findings.append(
           Finding(
             key: row.key, metric: metric, baseline: String(was), current: String(now),
-            regression: gated && grew))
+            verdict: verdict))
       }
-      if old.medianNanoseconds > 0 {
+      if old.medianNanoseconds > 0, row.medianNanoseconds > 0 {
         let ratio = Double(row.medianNanoseconds) / Double(old.medianNanoseconds)
-        let separate = row.minimumNanoseconds > old.maximumNanoseconds
-        if ratio > 1 + timeThreshold && separate {
+        let slower = ratio > 1 + timeThreshold && row.minimumNanoseconds > old.maximumNanoseconds
+        let faster =
+          1 / ratio > 1 + timeThreshold && row.maximumNanoseconds < old.minimumNanoseconds
+        if slower || faster {
           findings.append(
             Finding(
               key: row.key, metric: "median_ns",
               baseline: String(old.medianNanoseconds),
               current: "\(row.medianNanoseconds) (x\((ratio * 100).rounded() / 100))",
-              regression: true))
+              verdict: slower ? .regression : .improvement))
         }
       }
     }
     onlyInBaseline = baseline.map(\.key).filter { !seen.contains($0) }
+    // Cells the baseline measured and this run lacks (a truncated run) make the comparison
+    // unusable unless a subset is allowed; cells the baseline skipped are no loss.
+    missingMeasured = baseline.filter { $0.status == "ok" && !seen.contains($0.key) }.map(\.key)
   }
 
-  /// The comparison as Markdown, for CI logs.
-  public var markdown: String {
+  /// What the comparison says. Unusable when a cell is listed twice or a measured row lacks a
+  /// gated figure, when nothing was compared, or (unless `allowingSubset`) when the current run
+  /// lacks cells the baseline measured.
+  public func outcome(allowingSubset: Bool = false) -> Outcome {
+    var problems = inputProblems
+    if matched == 0 { problems.append("no cell is in both files: nothing was compared") }
+    if !allowingSubset, let first = missingMeasured.first {
+      problems.append(
+        "the current run lacks \(missingMeasured.count) cell(s) the baseline measured (first: "
+          + "\(first)); pass --allow-subset to compare a deliberate subset")
+    }
+    if !problems.isEmpty { return .unusable(problems) }
+    if hasRegression { return .regression }
+    if hasImprovement { return .improvementsOnly }
+    return .unchanged
+  }
+
+  /// The comparison as Markdown, for CI logs: a one-line verdict first, then the gated
+  /// findings (and, with `verbose`, the figures that changed without being judged).
+  public func markdown(allowingSubset: Bool = false, verbose: Bool = false) -> String {
+    let regressions = findings.filter(\.regression).count
+    let improvements = findings.filter { $0.verdict == .improvement }.count
+    let verdict: String
+    switch outcome(allowingSubset: allowingSubset) {
+    case .unchanged: verdict = "**unchanged**"
+    case .regression: verdict = "**\(regressions) regression(s)**"
+    case .improvementsOnly: verdict = "**\(improvements) improvement(s), no regression**"
+    case .unusable(let problems):
+      verdict = "**not comparable**: " + problems.joined(separator: "; ")
+    }
     var lines = [
       "## Benchmark comparison", "",
-      "\(matched) cells compared; \(findings.filter(\.regression).count) regressions; "
-        + "\(onlyInBaseline.count) only in the baseline, \(onlyInCurrent.count) only in this run.",
+      "\(verdict): \(matched) cells compared; \(regressions) regressions, \(improvements) "
+        + "improvements; \(onlyInBaseline.count) only in the baseline, \(onlyInCurrent.count) "
+        + "only in this run.",
       "",
     ]
-    if !findings.isEmpty {
+    let shown = findings.filter { verbose || ($0.isGated && $0.verdict != .changed) }
+    if !shown.isEmpty {
       lines += [
         "| cell | metric | baseline | current | verdict |", "| --- | --- | --- | --- | --- |",
       ]
-      for finding in findings {
+      for finding in shown {
         lines.append(
           "| \(finding.key) | \(finding.metric) | \(finding.baseline) | \(finding.current) | "
-            + (finding.regression ? "REGRESSION" : "changed") + " |")
+            + "\(finding.verdict.rawValue) |")
       }
+    }
+    if !onlyInBaseline.isEmpty && (verbose || !allowingSubset) {
+      let listed = onlyInBaseline.prefix(20).joined(separator: ", ")
+      lines += [
+        "", "Only in the baseline: " + listed + (onlyInBaseline.count > 20 ? ", …" : ""),
+      ]
     }
     return lines.joined(separator: "\n") + "\n"
   }
+
+  /// ``markdown(allowingSubset:verbose:)`` with the defaults.
+  public var markdown: String { markdown() }
 }

@@ -134,10 +134,17 @@ public enum ResultsFile {
     }
     guard let header = records.first else { throw ResultsFileError("the file is empty") }
     guard header == ResultRow.columns else {
+      // Name the columns that differ, not the header's first few (two headers of different
+      // schemas often share them).
+      let missing = ResultRow.columns.filter { !header.contains($0) }
+      let unknown = header.filter { !ResultRow.columns.contains($0) }
+      var problems: [String] = []
+      if !missing.isEmpty { problems.append("lacks " + missing.joined(separator: ", ")) }
+      if !unknown.isEmpty { problems.append("has unknown " + unknown.joined(separator: ", ")) }
+      if problems.isEmpty { problems.append("has its columns in another order") }
       throw ResultsFileError(
-        "not a LayoutBench results file of this schema: the header is "
-          + "\(header.prefix(4).joined(separator: ","))…, expected "
-          + "\(ResultRow.columns.prefix(4).joined(separator: ","))…")
+        "not a LayoutBench results file of this schema: the header "
+          + problems.joined(separator: " and "))
     }
     var rows: [ResultRow] = []
     for (index, record) in records.dropFirst().enumerated() where record != [""] {

@@ -129,6 +129,64 @@ struct ComparisonTests {
     #expect(counted.findings.contains { $0.metric == "allocations" && !$0.regression })
   }
 
+  @Test func aFasterOrSmallerCellIsAnImprovement() {
+    var before = base
+    before.allocatedBytes = 10_000
+    (before.medianNanoseconds, before.minimumNanoseconds, before.maximumNanoseconds) = (
+      3000, 2900, 3100
+    )
+    var smaller = before
+    smaller.allocatedBytes = 5_000
+    var faster = before
+    (faster.medianNanoseconds, faster.minimumNanoseconds, faster.maximumNanoseconds) = (
+      1000, 990, 1010
+    )
+    for current in [smaller, faster] {
+      let comparison = Comparison(baseline: [before], current: [current])
+      #expect(comparison.outcome() == .improvementsOnly)
+      #expect(comparison.markdown.contains("improvement(s), no regression"))
+    }
+    #expect(Comparison(baseline: [base], current: [base]).outcome() == .unchanged)
+  }
+
+  @Test func filesThatCannotBeComparedAreSaidSo() {
+    var other = base
+    other.phase = "churn"
+    func problems(_ comparison: Comparison, allowingSubset: Bool = false) -> [String] {
+      if case .unusable(let problems) = comparison.outcome(allowingSubset: allowingSubset) {
+        return problems
+      }
+      return []
+    }
+    // Nothing in common (a header-only current file).
+    #expect(
+      problems(Comparison(baseline: [base], current: []))
+        .contains("no cell is in both files: nothing was compared"))
+    // A truncated run: a cell the baseline measured is missing, unless a subset is allowed.
+    let truncated = Comparison(baseline: [base, other], current: [base])
+    #expect(problems(truncated).first?.hasPrefix("the current run lacks 1 cell(s)") == true)
+    #expect(truncated.outcome(allowingSubset: true) == .unchanged)
+    // A cell twice.
+    #expect(
+      problems(Comparison(baseline: [base], current: [base, base]))
+        == ["\(base.key) appears more than once in the current run"])
+    // A measured row without its checksum.
+    var blank = base
+    blank.checksum = ""
+    #expect(
+      problems(Comparison(baseline: [base], current: [blank]))
+        == ["\(base.key) is measured in the current run but has no checksum"])
+  }
+
+  @Test func aMissingColumnIsNamed() {
+    let text = ResultRow.columns.filter { $0 != "allocated_bytes" }.joined(separator: ",") + "\n"
+    #expect {
+      try ResultsFile.rows(text)
+    } throws: { error in
+      "\(error)".contains("the header lacks allocated_bytes")
+    }
+  }
+
   @Test func noisyTimingsPass() {
     // 30% slower, but the ranges overlap: noise, not a regression.
     var noisy = base
