@@ -110,13 +110,8 @@ struct CallgrindDumpTests {
 /// with valgrind's headers, and the `bench` executable beside the test bundle.
 @Suite("bench run --callgrind", .serialized)
 struct CallgrindRunTests {
-  /// The `bench` built with these tests (`swift build --build-tests` builds every product).
-  static let bench: URL? = {
-    guard let tests = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-    else { return nil }
-    let bench = URL(fileURLWithPath: tests).deletingLastPathComponent().appending(path: "bench")
-    return FileManager.default.isExecutableFile(atPath: bench.path) ? bench : nil
-  }()
+  /// The `bench` built with these tests.
+  static let bench = benchExecutable
 
   static let hasValgrind = (ProcessInfo.processInfo.environment["PATH"] ?? "")
     .split(separator: ":").contains {

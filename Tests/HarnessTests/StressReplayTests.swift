@@ -59,13 +59,8 @@ import Testing
 /// process of its own the memory verdict is judged and must be `returns`.
 @Suite("bench stress in child processes")
 struct StressProcessTests {
-  /// The `bench` built with these tests (`swift build --build-tests` builds every product).
-  static let bench: URL? = {
-    guard let tests = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-    else { return nil }
-    let bench = URL(fileURLWithPath: tests).deletingLastPathComponent().appending(path: "bench")
-    return FileManager.default.isExecutableFile(atPath: bench.path) ? bench : nil
-  }()
+  /// The `bench` built with these tests.
+  static let bench = benchExecutable
 
   /// Runs `bench stress` with `arguments`; returns its exit status and standard output.
   static func stress(_ bench: URL, _ arguments: [String]) throws -> (Int32, String) {
