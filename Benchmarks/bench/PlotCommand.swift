@@ -68,8 +68,10 @@ struct Chart {
     for row in rows where row.phase == phase && row.status == "ok" {
       let value: Double? =
         switch metric {
-        case "allocated": row.allocatedBytes.map(Double.init)
-        case "peak": row.peakBytes.map(Double.init)
+        // A closure, not `Double.init`: on a UInt64 that resolves to `init(bitPattern:)`, and
+        // the axis read "1e-316 B".
+        case "allocated": row.allocatedBytes.map { Double($0) }
+        case "peak": row.peakBytes.map { Double($0) }
         default: Double(row.medianNanoseconds)
         }
       guard let value, value > 0 else { continue }
