@@ -123,14 +123,9 @@ extension View {
     var dirty: [View] = []
     swap(&dirty, &dirtySubviews)
     defer {
-      // Kept for the next pass (a steady state allocates nothing), unless subviews left and it
-      // is more than twice as large as a list of them all: then it goes, and grows again from
-      // what the view has now.
-      if dirty.capacity > 2 * subviews.count + 1 {
-        dirty = []
-      } else {
-        dirty.removeAll(keepingCapacity: true)
-      }
+      // Kept for the next pass, so a steady state allocates nothing (a solve from scratch gives
+      // the room back: see `compactLists()`).
+      dirty.removeAll(keepingCapacity: true)
       if dirtySubviews.isEmpty { swap(&dirty, &dirtySubviews) }
     }
     for subview in originMoved ? subviews : dirty where subview.superview === self {

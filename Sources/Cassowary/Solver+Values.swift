@@ -121,7 +121,6 @@ extension Solver {
 
   private var bookkeepingBytes: Int {
     func size<T>(_ array: [T]) -> Int { array.capacity * MemoryLayout<T>.stride }
-
     return storage.contents.pointee.bytes
       + edits.capacity * MemoryLayout<(Int32, EditRecord)>.stride
       + size(records) + size(infeasible)

@@ -53,8 +53,9 @@ extension Scene {
 
   /// Performs again each toggling operation whose state differs from the scene's as built
   /// (orientation, deep constant, texts, hidden views, size class), so that every state the
-  /// operations toggle is back where it started. Churn leaves nothing to undo: a churned row
-  /// has the constraints it was built with.
+  /// operations toggle is back where it started. Churn is not undone: a churned row keeps the
+  /// constraints it was made again with (the flat scene's are copies of the old ones, with
+  /// their current constants and priorities).
   public func undoOperations() {
     if !isPortrait { perform(.resize) }
     if deepConstantChanged { perform(.constantChange) }
