@@ -477,10 +477,11 @@ extension LayoutEngine {
 
   /// Every installed constraint, lowered, in the order of their solver ids.
   public func loweredConstraints() -> [LoweredConstraint] {
-    var seen = Set<ObjectIdentifier>()
     var result: [LoweredConstraint] = []
-    for case let constraint? in installed.entries
-    where seen.insert(ObjectIdentifier(constraint)).inserted {
+    result.reserveCapacity(installed.entries.count)
+    // A content-size constraint holds two ids; it is lowered once, at its first.
+    for (id, entry) in installed.entries.enumerated() {
+      guard let constraint = entry, constraint.solverID == Int32(id) else { continue }
       let expression = lower(constraint)
       if case .contentSize(let hugging, let resistance) = constraint.kind {
         result.append(

@@ -345,10 +345,32 @@ extension Solver {
   /// The value of the variable with symbol `symbol`, evaluating definitions that changed.
   mutating func evaluate(variable: Int32) -> Double {
     guard needsEvaluation[Int(variable)] else { return cachedValue[Int(variable)] }
-    // Usually what the definition refers to is up to date (or was evaluated just before).
+    var stack = takeScratch()
+    let value = Self.refresh(
+      variable, in: tableau, symbolKind, basicRow, variableSymbol, symbolVariable,
+      needsEvaluation, cachedValue, stack: &stack)
+    returnScratch(stack)
+    return value
+  }
+
+  /// Evaluates the stale `variable` and the stale definitions it refers to, each once, and
+  /// caches their values (clearing their `needsEvaluation` flags). Usually what the definition
+  /// refers to is up to date (or was evaluated just before), and `stack` is not touched. Static,
+  /// with the tables passed in, for the reason given at ``orderDefinitions``.
+  ///
+  /// The caches are written through the tables' storage, also from the non-mutating
+  /// ``value(of:)``: a cached value is a function of the tableau, so copies that still share the
+  /// storage (they share the tableau too) may both see it, and a copy that changes anything
+  /// copies the storage first.
+  private static func refresh(
+    _ variable: Int32, in tableau: Tableau, _ symbolKind: ManualArray<SymbolKind>,
+    _ basicRow: ManualArray<Int32>, _ variableSymbol: ManualArray<Int32>,
+    _ symbolVariable: ManualArray<Int32>, _ needsEvaluation: ManualArray<Bool>,
+    _ cachedValue: ManualArray<Double>, stack: inout [Int32]
+  ) -> Double {
     let symbol = variableSymbol[Int(variable)]
     if symbol >= 0, basicRow[Int(symbol)] >= 0,
-      let sum = Self.currentSum(
+      let sum = currentSum(
         of: basicRow[Int(symbol)], in: tableau, symbolKind, basicRow, symbolVariable,
         needsEvaluation, cachedValue)
     {
@@ -356,7 +378,6 @@ extension Solver {
       needsEvaluation[Int(variable)] = false
       return sum
     }
-    var stack = takeScratch()
     stack.append(variable)
     while let current = stack.last {
       guard needsEvaluation[Int(current)] else {
@@ -371,7 +392,7 @@ extension Solver {
         continue
       }
       let depth = stack.count
-      let sum = Self.cachedSum(
+      let sum = cachedSum(
         of: basicRow[Int(symbol)], in: tableau, symbolKind, basicRow, symbolVariable,
         needsEvaluation, cachedValue, pushingStale: &stack)
       if stack.count == depth {
@@ -380,7 +401,6 @@ extension Solver {
         stack.removeLast()
       }
     }
-    returnScratch(stack)
     return cachedValue[Int(variable)]
   }
 
@@ -428,69 +448,31 @@ extension Solver {
     return sum
   }
 
-  /// The value of `symbol` without updating any cache (for the non-mutating ``value(of:)``).
-  /// Definitions share dependencies (a DAG), so values met on the way are remembered for the
-  /// call: each definition is evaluated once. Usually every dependency is up to date, and
-  /// nothing is allocated.
+  /// The value of the external `symbol` for the non-mutating ``value(of:)``: cached, or
+  /// evaluated and cached (see ``refresh``), so that reading every variable after a change
+  /// costs what ``forEachChangedValue(_:)`` does, whatever the depth of the definitions.
   @inline(__always)
-  func evaluateWithoutCaching(_ symbol: Int32) -> Double {
+  func evaluateCaching(_ symbol: Int32) -> Double {
     let variable = symbolVariable[Int(symbol)]
-    if variable >= 0 && !needsEvaluation[Int(variable)] { return cachedValue[Int(variable)] }
-    guard basicRow[Int(symbol)] >= 0 else { return 0 }
+    if !needsEvaluation[Int(variable)] { return cachedValue[Int(variable)] }
     return Self.evaluateStale(
-      symbol, in: tableau, symbolKind, basicRow, symbolVariable, needsEvaluation, cachedValue)
+      variable, in: tableau, symbolKind, basicRow, variableSymbol, symbolVariable,
+      needsEvaluation, cachedValue)
   }
 
-  /// The walk of ``evaluateWithoutCaching(_:)`` when `symbol`'s value is stale. Static, with the
-  /// tables it reads passed in: as a method, it made every call of `SparseSolver.value(of:)`,
-  /// whose value is usually cached, copy the whole solver (664 bytes) onto the stack first, a
-  /// tenth of a layout pass's instructions.
+  /// ``refresh`` with a stack of its own: kept out of line so that the read of a cached value
+  /// stays small where it is inlined.
+  @inline(never)
   private static func evaluateStale(
-    _ symbol: Int32, in tableau: Tableau, _ symbolKind: ManualArray<SymbolKind>,
-    _ basicRow: ManualArray<Int32>,
+    _ variable: Int32, in tableau: Tableau, _ symbolKind: ManualArray<SymbolKind>,
+    _ basicRow: ManualArray<Int32>, _ variableSymbol: ManualArray<Int32>,
     _ symbolVariable: ManualArray<Int32>, _ needsEvaluation: ManualArray<Bool>,
     _ cachedValue: ManualArray<Double>
   ) -> Double {
-    /// The value of the basic external `symbol` if it is up to date or in `known`.
-    func knownValue(of symbol: Int32, _ known: [Int32: Double]) -> Double? {
-      let variable = symbolVariable[Int(symbol)]
-      if variable >= 0 && !needsEvaluation[Int(variable)] { return cachedValue[Int(variable)] }
-      return known[symbol]
-    }
-    /// The value of the basic external `symbol`'s definition, or nil while one of the basic
-    /// externals it refers to is neither up to date nor in `known`.
-    func definitionValue(of symbol: Int32, _ known: [Int32: Double]) -> Double? {
-      let row = basicRow[Int(symbol)]
-      var sum = tableau.constant(of: row)
-      var complete = true
-      tableau.forEachCell(of: row) { inner, coefficient in
-        guard complete, isBasicExternal(inner, symbolKind, basicRow) else { return }
-        if let value = knownValue(of: inner, known) {
-          sum += coefficient * value
-        } else {
-          complete = false
-        }
-      }
-      return complete ? sum : nil
-    }
-    var known: [Int32: Double] = [:]
-    if let value = definitionValue(of: symbol, known) { return value }
-    var stack: [Int32] = [symbol]
-    while let current = stack.last {
-      if known[current] != nil {
-        stack.removeLast()
-      } else if let value = definitionValue(of: current, known) {
-        known[current] = value
-        stack.removeLast()
-      } else {
-        tableau.forEachCell(of: basicRow[Int(current)]) { inner, _ in
-          if isBasicExternal(inner, symbolKind, basicRow) && knownValue(of: inner, known) == nil {
-            stack.append(inner)
-          }
-        }
-      }
-    }
-    return known[symbol]!
+    var stack: [Int32] = []
+    return refresh(
+      variable, in: tableau, symbolKind, basicRow, variableSymbol, symbolVariable,
+      needsEvaluation, cachedValue, stack: &stack)
   }
 
   /// Marks the variables whose definitions refer, directly or not, to `symbol` as needing

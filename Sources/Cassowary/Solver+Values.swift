@@ -1,12 +1,12 @@
 extension Solver {
   // MARK: - Values
 
-  @inline(__always)  // into `SparseSolver.value(of:)`: see `evaluateWithoutCaching(_:)`
+  @inline(__always)  // into `SparseSolver.value(of:)`: see `evaluateCaching(_:)`
   public func value(of variable: Variable) -> Double {
     guard Int(variable.id) < variableSymbol.count else { return 0 }
     let symbol = variableSymbol[Int(variable.id)]
     guard symbol >= 0 else { return 0 }
-    if keepsDefinitions { return evaluateWithoutCaching(symbol) }
+    if keepsDefinitions { return evaluateCaching(symbol) }
     let row = basicRow[Int(symbol)]
     return row >= 0 ? tableau.constant(of: row) : 0
   }

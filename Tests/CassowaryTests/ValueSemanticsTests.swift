@@ -37,6 +37,23 @@ import Testing
     try Self.checkCopies(of: &solver)
   }
 
+  /// A read caches the values it evaluates in the storage that copies share until one changes;
+  /// what either side reads afterwards is its own state's value.
+  @Test func readsThroughASharedCopyCacheOnlyWhatBothHold() throws {
+    var original = SparseSolver()
+    let variables = try Self.row(in: &original)
+    try original.suggestValue(variables[0], 500)
+    var copy = original
+    let fromCopy = variables.map { copy.value(of: $0) }
+    #expect(fromCopy == [500, 80, 104, 380])
+    try original.suggestValue(variables[0], 800)
+    #expect(variables.map { copy.value(of: $0) } == fromCopy)
+    #expect(variables.map { original.value(of: $0) } == [800, 80, 104, 680])
+    try copy.setConstant(ConstraintID(0), -20)
+    #expect(variables.map { copy.value(of: $0) } == [500, 80, 100, 384])
+    #expect(variables.map { original.value(of: $0) } == [800, 80, 104, 680])
+  }
+
   /// Builds ``row(in:)`` in `original`, then changes a copy and checks the original, and
   /// changes the original and checks a copy made before.
   static func checkCopies(of original: inout some LayoutSolver) throws {
