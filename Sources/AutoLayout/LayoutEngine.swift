@@ -375,6 +375,12 @@ public final class LayoutEngine {
   func lower(_ constraint: LayoutConstraint) -> LinearExpression {
     var terms: [Term] = []
     terms.reserveCapacity(6)
+    appendLoweredTerms(constraint, to: &terms)
+    return LinearExpression(terms, constant: loweredConstant(constraint))
+  }
+
+  /// The terms part of ``lower(_:)``, appended to `terms`.
+  private func appendLoweredTerms(_ constraint: LayoutConstraint, to terms: inout [Term]) {
     guard let first = constraint.firstItem else { preconditionFailure("first item is gone") }
     appendTerms(first, constraint.firstAttribute, 1, &terms)
     if let second = constraint.secondItem {
@@ -385,7 +391,6 @@ public final class LayoutEngine {
         terms.append(Term(variable(ancestor, horizontal ? 0 : 1), -net))
       }
     }
-    return LinearExpression(terms, constant: loweredConstant(constraint))
   }
 
   /// The constant part of ``lower(_:)``.
@@ -475,13 +480,46 @@ extension LayoutEngine {
     public let rows: [Constraint]
   }
 
+  /// Calls `body` with every installed constraint, in the order of their solver ids.
+  ///
+  /// - Complexity: O(solver ids handed out).
+  public func forEachInstalledConstraint(_ body: (LayoutConstraint) -> Void) {
+    // A content-size constraint holds two ids; it comes once, at its first.
+    for (id, entry) in installed.entries.enumerated() {
+      guard let constraint = entry, constraint.solverID == Int32(id) else { continue }
+      body(constraint)
+    }
+  }
+
+  /// Calls `body` with each solver-level row of every installed constraint, lowered afresh
+  /// from the model as in ``loweredConstraints()``, one at a time. Nothing is kept: the rows'
+  /// terms are built in one buffer reused from row to row, so a pass over a laid-out scene
+  /// allocates nothing once the buffer has grown, as long as `body` keeps no row.
+  ///
+  /// - Complexity: O(installed constraints).
+  public func forEachLoweredRow(_ body: (LayoutConstraint, Constraint) -> Void) {
+    var terms: [Term] = []
+    terms.reserveCapacity(8)
+    forEachInstalledConstraint { constraint in
+      appendLoweredTerms(constraint, to: &terms)
+      let expression = LinearExpression(terms, constant: loweredConstant(constraint))
+      if case .contentSize(let hugging, let resistance) = constraint.kind {
+        body(constraint, Constraint(expression, .lessThanOrEqual, priority: optional(hugging)))
+        body(
+          constraint, Constraint(expression, .greaterThanOrEqual, priority: optional(resistance)))
+      } else {
+        body(constraint, Constraint(expression, constraint.relation, priority: constraint.priority))
+      }
+      _ = consume expression
+      terms.removeAll(keepingCapacity: true)
+    }
+  }
+
   /// Every installed constraint, lowered, in the order of their solver ids.
   public func loweredConstraints() -> [LoweredConstraint] {
     var result: [LoweredConstraint] = []
     result.reserveCapacity(installed.entries.count)
-    // A content-size constraint holds two ids; it is lowered once, at its first.
-    for (id, entry) in installed.entries.enumerated() {
-      guard let constraint = entry, constraint.solverID == Int32(id) else { continue }
+    forEachInstalledConstraint { constraint in
       let expression = lower(constraint)
       if case .contentSize(let hugging, let resistance) = constraint.kind {
         result.append(

@@ -28,19 +28,22 @@ enum StressChecks {
   /// Every required row of every installed constraint, lowered afresh from the model (not read
   /// back from the solver), holds at the engine's values within `tolerance`. Constraints the
   /// engine broke to recover from a conflict are optional now and are not checked.
+  ///
+  /// It runs after every operation, so it streams the rows (``LayoutEngine/forEachLoweredRow(_:)``)
+  /// rather than keeping them.
   static func requiredConstraints(_ world: StressWorld, tolerance: Double) -> String? {
     let engine = world.engine
-    for lowered in world.lowered where !lowered.constraint.isBroken {
-      for row in lowered.rows where row.priority.isRequired {
-        let residual = scaledResidual(of: row, values: engine.value(of:))
-        guard residual <= tolerance else {
-          return "required constraint \(lowered.constraint) does not hold: scaled residual "
-            + "\(residual) > \(tolerance); row \(describe(row, world)) at "
-            + values(of: row, world)
-        }
+    var failure: String?
+    engine.forEachLoweredRow { constraint, row in
+      guard failure == nil, row.priority.isRequired, !constraint.isBroken else { return }
+      let residual = scaledResidual(of: row, values: engine.value(of:))
+      if residual > tolerance {
+        failure =
+          "required constraint \(constraint) does not hold: scaled residual "
+          + "\(residual) > \(tolerance); row \(describe(row, world)) at " + values(of: row, world)
       }
     }
-    return nil
+    return failure
   }
 
   /// The engine's values equal those of a copy of its solver rebuilt and solved from scratch,

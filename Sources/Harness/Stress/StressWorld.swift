@@ -135,8 +135,11 @@ final class StressWorld {
   /// model makes and keeps up to date itself (autoresizing, content size, margins, stacks).
   var editable: [LayoutConstraint] {
     if let cachedEditable { return cachedEditable }
-    let result = lowered.map(\.constraint).filter {
-      !$0.isAutoresizingMaskConstraint && !$0.isContentSizeConstraint && $0.identifier == nil
+    var result: [LayoutConstraint] = []
+    engine.forEachInstalledConstraint {
+      if !$0.isAutoresizingMaskConstraint && !$0.isContentSizeConstraint && $0.identifier == nil {
+        result.append($0)
+      }
     }
     cachedEditable = result
     return result
