@@ -74,7 +74,9 @@ let package = Package(
       ]
     ),
     .testTarget(name: "AutoLayoutTests", dependencies: ["AutoLayout", "Cassowary"]),
-    .testTarget(name: "ScenesTests", dependencies: ["Scenes", "AutoLayout", "Cassowary"]),
+    .testTarget(
+      name: "ScenesTests", dependencies: ["Scenes", "AutoLayout", "Cassowary"],
+      exclude: ["Fixtures"]),
     .testTarget(name: "HarnessTests", dependencies: ["Harness", "Scenes", "Cassowary"]),
   ]
 )

@@ -51,6 +51,22 @@ extension Solver {
     return true
   }
 
+  /// The largest coefficient a new row may reach while it is expanded a level at a time
+  /// (``expandOneLevel(_:)``); past it, the row is written again and expanded fully. A
+  /// constraint's own coefficients are multipliers near 1, and a row of a layout reaches a
+  /// variable by a handful of paths; coefficients in the thousands are shares of one
+  /// coefficient that will cancel, whose rounding the row would keep.
+  var expansionCoefficientLimit: Double { 1024 }
+
+  /// The largest magnitude of `row`'s coefficients.
+  ///
+  /// - Complexity: O(cells of `row`).
+  func largestCoefficient(in row: Int32) -> Double {
+    var largest = 0.0
+    tableau.forEachCell(of: row) { _, coefficient in largest = max(largest, abs(coefficient)) }
+    return largest
+  }
+
   /// How many levels of definitions a new row is expanded by, looking for a variable to define,
   /// before it is expanded fully.
   var maximumExpansionLevels: Int { 16 }

@@ -54,6 +54,16 @@ extension Solver {
         guard constraint.priority.isRequired, levels < maximumExpansionLevels,
           expandOneLevel(row)
         else { break }
+        if largestCoefficient(in: row) > expansionCoefficientLimit {
+          // Expanded a level at a time, a definition reached by paths of different lengths is
+          // substituted once per level with each path's share of its coefficient: shares that
+          // cancel in the end (+1e9 and -1e9) are carried apart through every level below, and
+          // the row keeps their rounding. Expanded fully, each definition is substituted once,
+          // with the sum of its shares.
+          tableau.clearRow(row)
+          writeAsWritten(constraint, tag: tag, to: row)
+          break
+        }
         levels += 1
       }
       expandFully(row)
