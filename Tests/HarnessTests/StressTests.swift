@@ -113,6 +113,22 @@ import Testing
     drift.recordAfterUndo(bytes: 1011)
     #expect(drift.returns == false)
   }
+
+  /// The pace compares the first tenth of the check rounds with the last: a run that takes
+  /// 1 s a round at first and 2 s a round at the end reads 100/s, then 50/s.
+  @Test func paceComparesTheFirstTenthWithTheLast() throws {
+    var report = StressReport(configuration: StressConfiguration(kind: .form, views: 10))
+    for round in 0..<19 { report.progress.append((round * 100, Double(round))) }
+    #expect(report.pace == nil)
+    report.progress = []
+    for round in 0...100 {
+      let seconds: Double = round <= 50 ? Double(round) : 50 + 2 * Double(round - 50)
+      report.progress.append((round * 100, seconds))
+    }
+    let pace = try #require(report.pace)
+    #expect(pace.first == 100 && pace.last == 50)
+    #expect(report.summary.contains("100.0/s over the first tenth, 50.0/s over the last"))
+  }
 }
 
 /// A solver double for the stress test: a sparse solver that, once it has seen `armedAfter`

@@ -46,15 +46,39 @@ public struct StressReport {
   /// of the same command, since a run is a deterministic function of its configuration.
   public var finalExactHash: UInt64 = 0
 
+  /// An empty report of a run of `configuration`, which the runner fills in.
+  public init(configuration: StressConfiguration) {
+    self.configuration = configuration
+  }
+
   /// Operations per second, checks included.
   public var operationsPerSecond: Double { seconds > 0 ? Double(operations) / seconds : 0 }
+
+  /// The operations done and the seconds taken at each check round, for ``pace``.
+  public var progress: [(operations: Int, seconds: Double)] = []
+
+  /// Operations per second over the first and the last tenth of the check rounds (checks
+  /// included): whether the run slowed down as it went on. Nil for runs of fewer than 20 rounds.
+  public var pace: (first: Double, last: Double)? {
+    guard progress.count >= 20 else { return nil }
+    func rate(_ from: Int, _ to: Int) -> Double {
+      let (a, b) = (progress[from], progress[to])
+      guard b.seconds > a.seconds else { return 0 }
+      return Double(b.operations - a.operations) / (b.seconds - a.seconds)
+    }
+    let tenth = progress.count / 10
+    return (rate(0, tenth), rate(progress.count - 1 - tenth, progress.count - 1))
+  }
 
   /// The summary `bench stress` prints.
   public var summary: String {
     let c = configuration
     var lines = [
       "bench stress: \(c.sceneName), \(views) views, \(c.solver) solver, seed \(c.seed)",
-      "operations: \(operations) in \(format(seconds, 2)) s (\(format(operationsPerSecond, 1))/s)",
+      "operations: \(operations) in \(format(seconds, 2)) s (\(format(operationsPerSecond, 1))/s)"
+        + (pace.map {
+          "; \(format($0.first, 1))/s over the first tenth, \(format($0.last, 1))/s over the last"
+        } ?? ""),
       "mix: "
         + operationCounts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
         .joined(separator: ", "),

@@ -45,6 +45,7 @@ public struct StressRunner {
     report.ties.reserveCapacity(4)
     report.memory = MemoryDrift(
       expectedSamples: (c.operations ?? 100_000) / max(1, c.checkEvery) + 4)
+    report.progress.reserveCapacity((c.operations ?? 100_000) / max(1, c.checkEvery) + 4)
     report.views = world.scene.viewCount
     report.hasReference = reference != nil
     var planner = StressPlanner(seed: c.seed)
@@ -121,6 +122,7 @@ public struct StressRunner {
         if step.isMultiple(of: every) {
           report.operations = step
           report.seconds = Date().timeIntervalSince(start)
+          report.progress.append((step, report.seconds))
           progress(report)
         }
       }
