@@ -502,16 +502,24 @@ extension LayoutEngine {
     terms.reserveCapacity(8)
     forEachInstalledConstraint { constraint in
       appendLoweredTerms(constraint, to: &terms)
-      let expression = LinearExpression(terms, constant: loweredConstant(constraint))
-      if case .contentSize(let hugging, let resistance) = constraint.kind {
-        body(constraint, Constraint(expression, .lessThanOrEqual, priority: optional(hugging)))
-        body(
-          constraint, Constraint(expression, .greaterThanOrEqual, priority: optional(resistance)))
-      } else {
-        body(constraint, Constraint(expression, constraint.relation, priority: constraint.priority))
-      }
-      _ = consume expression
+      forEachRow(
+        of: constraint, LinearExpression(terms, constant: loweredConstant(constraint))
+      ) { body(constraint, $0) }
       terms.removeAll(keepingCapacity: true)
+    }
+  }
+
+  /// Calls `body` with the solver-level rows of `constraint`, whose lowered expression is
+  /// `expression`: a content-size constraint's two inequalities at its hugging and compression
+  /// resistance, else one row at the declared priority (a broken constraint's too).
+  private func forEachRow(
+    of constraint: LayoutConstraint, _ expression: LinearExpression, _ body: (Constraint) -> Void
+  ) {
+    if case .contentSize(let hugging, let resistance) = constraint.kind {
+      body(Constraint(expression, .lessThanOrEqual, priority: optional(hugging)))
+      body(Constraint(expression, .greaterThanOrEqual, priority: optional(resistance)))
+    } else {
+      body(Constraint(expression, constraint.relation, priority: constraint.priority))
     }
   }
 
@@ -520,21 +528,9 @@ extension LayoutEngine {
     var result: [LoweredConstraint] = []
     result.reserveCapacity(installed.entries.count)
     forEachInstalledConstraint { constraint in
-      let expression = lower(constraint)
-      if case .contentSize(let hugging, let resistance) = constraint.kind {
-        result.append(
-          LoweredConstraint(
-            constraint: constraint,
-            rows: [
-              Constraint(expression, .lessThanOrEqual, priority: optional(hugging)),
-              Constraint(expression, .greaterThanOrEqual, priority: optional(resistance)),
-            ]))
-      } else {
-        result.append(
-          LoweredConstraint(
-            constraint: constraint,
-            rows: [Constraint(expression, constraint.relation, priority: constraint.priority)]))
-      }
+      var rows: [Constraint] = []
+      forEachRow(of: constraint, lower(constraint)) { rows.append($0) }
+      result.append(LoweredConstraint(constraint: constraint, rows: rows))
     }
     return result
   }
