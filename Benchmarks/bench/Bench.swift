@@ -1,6 +1,10 @@
 import ArgumentParser
 import Harness
 
+/// The version `bench --version` prints: the project's release, which changes with the
+/// command line or the results' meaning.
+let benchVersion = "0.9.0"
+
 /// The `bench` command: LayoutBench's benchmark and stress harness.
 @main
 struct Bench: ParsableCommand {
@@ -11,9 +15,12 @@ struct Bench: ParsableCommand {
       Builds generated view trees of 100 to 10,000+ views, solves them with the sparse-tableau \
       solver and the dense baseline, and reports time, allocations and memory per phase.
       """,
+    version:
+      "LayoutBench bench \(benchVersion) (results schema \(ResultsDocument.currentSchemaVersion))",
     subcommands: [
-      Run.self, Compare.self, Plot.self, Stress.self, ListScenes.self, Export.self, Solve.self,
-      SolverProbe.self, Environment.self,
+      Run.self, Compare.self, AB.self, Report.self, Plot.self, Stress.self, ListScenes.self,
+      Export.self,
+      Solve.self, SolverProbe.self, Environment.self,
     ],
     defaultSubcommand: Run.self
   )

@@ -9,9 +9,12 @@ struct Compare: ParsableCommand {
     discussion: """
       Deterministic figures must match: the frame checksum exactly; allocated bytes and \
       instructions within 1% (allocation request counts are not gated: jemalloc's thread \
-      caches batch them, and they are shown only with --verbose). A timing regresses (or \
-      improves) only when the median moved by more than --time-threshold and the min-max \
-      ranges do not overlap.
+      caches batch them, and they are shown only with --verbose). A cell's time regresses (or \
+      improves) when the Mann-Whitney U test on the two runs' repetition times (the samples_ns \
+      column) finds them different at --significance and the medians differ by more than \
+      --time-threshold. A cell with too few repetitions for the test to reach the significance \
+      level (fewer than 5 in a run at 0.01) is counted as not judged. Files without samples \
+      fall back to the medians and the min-max ranges.
 
       Exit status: 0 unchanged; 1 a regression; 4 improvements only (the baseline may be \
       updated); 2 when the files cannot be compared: a file missing, malformed or of another \
@@ -26,6 +29,8 @@ struct Compare: ParsableCommand {
   var current: String
   @Option(name: .customLong("time-threshold"), help: "Allowed growth of a median time.")
   var timeThreshold = 0.10
+  @Option(help: "The U test's significance level for a time verdict.")
+  var significance = 0.01
   @Flag(name: .customLong("ignore-time"), help: "Gate on the deterministic figures only.")
   var ignoreTime = false
   @Flag(
@@ -37,12 +42,19 @@ struct Compare: ParsableCommand {
   @Option(help: "Also write the Markdown report here.")
   var markdown: String?
 
+  func validate() throws {
+    guard timeThreshold >= 0 else { throw ValidationError("--time-threshold cannot be negative") }
+    guard significance > 0 && significance < 1 else {
+      throw ValidationError("--significance must lie between 0 and 1")
+    }
+  }
+
   func run() throws {
     let baselineRows = try load(baseline)
     let currentRows = try load(current)
     let comparison = Comparison(
       baseline: baselineRows, current: currentRows,
-      timeThreshold: ignoreTime ? .infinity : timeThreshold)
+      timeThreshold: ignoreTime ? .infinity : timeThreshold, significance: significance)
     let report = comparison.markdown(allowingSubset: allowSubset, verbose: verbose)
     print(report, terminator: "")
     if let markdown { try writeAtomically(report, to: markdown) }

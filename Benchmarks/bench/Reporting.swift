@@ -38,6 +38,13 @@ final class ResultsWriter: @unchecked Sendable {
 
   func append(_ row: ResultRow) { write(CSV.line(row.fields)) }
 
+  /// Replaces what was written with `rows` (a run of several rounds, pooled at the end).
+  func rewrite(_ rows: [ResultRow]) {
+    ftruncate(descriptor, 0)
+    lseek(descriptor, 0, SEEK_SET)
+    write(ResultsFile.text(rows))
+  }
+
   /// Closes the file and moves it into place.
   func commit() throws {
     fsync(descriptor)
@@ -65,27 +72,64 @@ final class ResultsWriter: @unchecked Sendable {
 }
 
 /// Progress on standard error: one updating line on a terminal, a line every few seconds
-/// otherwise, nothing with --quiet.
+/// otherwise, nothing with --quiet. The time left is estimated group by group from the groups of
+/// the same size measured so far (at another size, scaled by the view count), since a group at
+/// 10,000 views costs a hundred at 100.
 final class ProgressReporter {
   let quiet: Bool
+  /// The view count of each group, in the order they run.
+  let groupSizes: [Int]
   let terminal = isatty(2) != 0
   let start = Date()
   var lastLine = Date.distantPast
+  /// Seconds each finished group took, by view count.
+  var durations: [Int: [Double]] = [:]
+  var current: (index: Int, start: Date)?
 
-  init(quiet: Bool) { self.quiet = quiet }
+  init(quiet: Bool, groupSizes: [Int] = []) {
+    self.quiet = quiet
+    self.groupSizes = groupSizes
+  }
 
+  /// The seconds a group of `size` views is expected to take, from those measured so far.
+  private func estimate(_ size: Int) -> Double? {
+    if let same = durations[size], !same.isEmpty { return same.reduce(0, +) / Double(same.count) }
+    let nearest = durations.keys.min {
+      abs(log(Double($0) / Double(size))) < abs(log(Double($1) / Double(size)))
+    }
+    guard let nearest, let times = durations[nearest], !times.isEmpty else { return nil }
+    return times.reduce(0, +) / Double(times.count) * Double(size) / Double(nearest)
+  }
+
+  /// Group `index` (from 1) of `total` starts.
   func report(_ index: Int, _ total: Int, _ what: String) {
+    let now = Date()
+    if let current, current.index - 1 < groupSizes.count {
+      durations[groupSizes[current.index - 1], default: []].append(
+        now.timeIntervalSince(current.start))
+    }
+    current = (index, now)
     guard !quiet else { return }
-    let elapsed = Date().timeIntervalSince(start)
-    let remaining = index > 1 ? elapsed / Double(index - 1) * Double(total - index + 1) : 0
-    let eta = index > 1 ? ", about \(Int(remaining.rounded()))s left" : ""
-    let line = "[\(index)/\(total)] \(what)\(eta)"
+    let elapsed = now.timeIntervalSince(start)
+    var eta = ""
+    if index > 1, total <= groupSizes.count {
+      let left = (index - 1..<total).map { estimate(groupSizes[$0]) }
+      if left.allSatisfy({ $0 != nil }) {
+        eta = ", about \(duration(left.reduce(0) { $0 + $1! })) left"
+      }
+    }
+    let line = "[\(index)/\(total)] \(what) (\(duration(elapsed)) elapsed\(eta))"
     if terminal {
       FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
-    } else if Date().timeIntervalSince(lastLine) >= 5 || index == 1 || index == total {
-      lastLine = Date()
+    } else if now.timeIntervalSince(lastLine) >= 5 || index == 1 || index == total {
+      lastLine = now
       printError(line)
     }
+  }
+
+  private func duration(_ seconds: Double) -> String {
+    let whole = Int(seconds.rounded())
+    return whole < 60 ? "\(whole) s" : "\(whole / 60) min \(whole % 60) s"
   }
 
   func finish() {
@@ -135,6 +179,16 @@ struct ScalingTable {
 
   static func path(forResults path: String) -> String {
     (path.hasSuffix(".csv") ? String(path.dropLast(4)) : path) + "-slopes.csv"
+  }
+
+  /// The slopes as the JSON document has them.
+  var documentSlopes: [ResultsDocument.Slope] {
+    entries.map {
+      ResultsDocument.Slope(
+        scene: $0.scene, variant: $0.variant, solver: $0.solver, mode: $0.mode, phase: $0.phase,
+        metric: metric == "instructions" ? "instructions" : "medianNanoseconds", sizes: $0.sizes,
+        slope: $0.slope)
+    }
   }
 
   var csv: String {
@@ -241,16 +295,4 @@ func instructionTable(_ rows: [ResultRow]) -> String {
         + "\(humanBytes(row.allocatedBytes)) | \(humanBytes(row.peakBytes)) | \(status) |")
   }
   return lines.joined(separator: "\n")
-}
-
-/// The rows as a JSON array of objects keyed by the CSV columns.
-func jsonText(_ rows: [ResultRow]) -> String {
-  let objects = rows.map { row in
-    Dictionary(uniqueKeysWithValues: zip(ResultRow.columns, row.fields))
-  }
-  guard
-    let data = try? JSONSerialization.data(
-      withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])
-  else { return "[]" }
-  return String(decoding: data, as: UTF8.self)
 }

@@ -5,6 +5,16 @@ import Harness
 import Scenes
 
 extension Phase: ExpressibleByArgument {}
+
+/// What `bench run` prints on standard output.
+enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
+  /// A table of the rows and the slopes.
+  case markdown
+  /// The CSV, as written to the file.
+  case csv
+  /// The run as one JSON document (``ResultsDocument``).
+  case json
+}
 extension Mode: ExpressibleByArgument {}
 
 /// `bench run` (the default): the benchmark matrix, as CSV, a table and scaling slopes.
@@ -27,46 +37,16 @@ struct Run: ParsableCommand {
       valgrind) installed when bench is built and run.
       """)
 
-  @Option(help: "Scene kinds, comma-separated; KIND or KIND/VARIANT (see `bench scenes`).")
-  var scenes: String?
-  @Option(help: "View counts, comma-separated.")
-  var sizes: String?
-  @Option(help: "sparse, dense (comma-separated).")
-  var solvers: String?
-  @Option(help: "incremental, full (comma-separated).")
-  var modes: String?
+  @OptionGroup var matrix: MatrixOptions
   @Option(
-    help: "Phases, comma-separated: \(Phase.allCases.map(\.rawValue).joined(separator: ", ")).")
-  var phases: String?
-  @Option(help: "Seed of the scenes' text lengths and positions.")
-  var seed: UInt64 = 1
-  @Option(help: "Minimum measured repetitions per cell.")
-  var repetitions: Int?
-  @Option(help: "Unmeasured repetitions before measuring.")
-  var warmup: Int?
-  @Option(name: .customLong("min-time"), help: "Minimum measured seconds per cell.")
-  var minimumTime: Double?
-  @Option(
-    name: .customLong("cell-budget"),
     help: """
-      Seconds a group may take, estimated from the smaller sizes: over it, the group runs \
-      without its warm-up passes if one pass fits, else is skipped (default 30).
+      Where to write the CSV (default: results/latest.csv for the default matrix, \
+      results/latest-quick.csv with --quick alone, else results/run-TIME.csv, so that an ad-hoc \
+      run does not overwrite the latest full one).
       """)
-  var cellBudget: Double?
-  @Option(
-    name: .customLong("memory-budget"),
-    help: """
-      MiB a group's scene and solver may be estimated to need, from the bytes a view of the \
-      largest size measured so far (16 KiB a view before any): over it, the group is skipped \
-      (default: half the machine's memory).
-      """)
-  var memoryBudget: Int?
-  @Flag(help: "The CI-sized matrix (about a minute).")
-  var quick = false
-  @Option(help: "Where to write the CSV.")
-  var output = "results/latest.csv"
-  @Option(help: "What to print on standard output: markdown, csv or json.")
-  var format = "markdown"
+  var output: String?
+  @Option(help: "What to print on standard output.")
+  var format = OutputFormat.markdown
   @Flag(help: "No progress lines.")
   var quiet = false
   @Flag(help: "Count each phase's instructions under valgrind's callgrind (no times).")
@@ -78,17 +58,14 @@ struct Run: ParsableCommand {
 
   mutating func run() throws {
     ensureDeterministicHashing()
-    var configuration = quick ? BenchmarkConfiguration.quick : BenchmarkConfiguration.standard
+    var configuration: BenchmarkConfiguration
     do {
-      try apply(to: &configuration)
+      configuration = try matrix.configuration()
     } catch let error as UsageError {
       printError("bench run: \(error.message)")
       throw ExitCode(64)
     }
-    guard ["markdown", "csv", "json"].contains(format) else {
-      printError("bench run: unknown format '\(format)'; valid: markdown, csv, json")
-      throw ExitCode(64)
-    }
+    let output = output ?? defaultOutput()
     if callgrindRows == nil, let problem = outputPathProblem(output) {
       printError("bench run: --output \(output): \(problem)")
       throw ExitCode(64)
@@ -120,17 +97,37 @@ struct Run: ParsableCommand {
     }
     let slopes = ScalingTable(rows)
     try writeAtomically(slopes.csv, to: ScalingTable.path(forResults: output))
-    let plots = try writePlots(rows)
+    let plots = try writePlots(rows, output: output)
     switch format {
-    case "csv": print(ResultsFile.text(rows), terminator: "")
-    case "json": print(jsonText(rows))
-    default:
+    case .csv: print(ResultsFile.text(rows), terminator: "")
+    case .json:
+      let document = ResultsDocument(
+        context: ResultsDocument.Context(
+          runID: context.runID, timestamp: context.timestamp, commit: context.commit,
+          machine: context.machine, toolchain: ResultsDocument.toolchain,
+          jemalloc: AllocatorStatistics.version, options: ResultsDocument.Options(configuration)),
+        rows: rows, slopes: slopes.documentSlopes)
+      print(try document.jsonText())
+    case .markdown:
       print(markdownTable(rows))
       print(slopes.markdown)
     }
     printError(
       "wrote \(output) (\(rows.count) rows), \(ScalingTable.path(forResults: output)) and "
         + "\(plots.count) plots in \(Self.plotsDirectory(forResults: output))/")
+  }
+
+  /// Where a run writes its CSV without `--output`: results/latest.csv for the default
+  /// matrix, results/latest-quick.csv for `--quick`, a file named by the time otherwise.
+  private func defaultOutput() -> String {
+    if matrix.isAdHoc {
+      let formatter = DateFormatter()
+      formatter.locale = Locale(identifier: "en_US_POSIX")
+      formatter.timeZone = TimeZone(identifier: "UTC")
+      formatter.dateFormat = "yyyyMMdd-HHmmss"
+      return "results/run-\(formatter.string(from: Date())).csv"
+    }
+    return matrix.quick ? "results/latest-quick.csv" : "results/latest.csv"
   }
 
   /// The folder beside a results file that holds its plots: `results/latest-plots`.
@@ -140,11 +137,11 @@ struct Run: ParsableCommand {
 
   /// One log-log chart of median time per phase with measured rows (as `bench plot` draws
   /// them), in ``plotsDirectory(forResults:)``; returns the files written.
-  private func writePlots(_ rows: [ResultRow]) throws -> [String] {
+  private func writePlots(_ rows: [ResultRow], output: String) throws -> [String] {
     let directory = Self.plotsDirectory(forResults: output)
     var written: [String] = []
     for phase in Phase.allCases {
-      let chart = Chart(rows: rows, phase: phase.rawValue, metric: "time")
+      let chart = Chart(rows: rows, phase: phase.rawValue, metric: .time)
       guard !chart.panels.isEmpty else { continue }
       if written.isEmpty {
         try FileManager.default.createDirectory(
@@ -163,89 +160,44 @@ struct Run: ParsableCommand {
   ) throws -> [ResultRow] {
     let writer = try ResultsWriter(path: output)
     ResultsWriter.installInterruptHandler(writer)
-    let progress = ProgressReporter(quiet: quiet)
-    var rows: [ResultRow] = []
-    BenchmarkRunner(configuration: configuration, context: context).run(
-      emit: { row in
-        rows.append(row)
-        writer.append(row)
-      },
-      progress: { progress.report($0, $1, $2) })
+    // The groups in the order the runner takes them, every round.
+    var groupSizes: [Int] = []
+    for _ in configuration.scenes {
+      for size in configuration.sizes {
+        groupSizes += Array(
+          repeating: size, count: configuration.solvers.count * configuration.modes.count)
+      }
+    }
+    let groups = groupSizes.count
+    groupSizes = Array(repeating: groupSizes, count: configuration.rounds).flatMap { $0 }
+    if !quiet {
+      printError(
+        "bench run: \(groups) groups (\(configuration.scenes.count) scenes or variants x "
+          + "\(configuration.sizes.count) sizes x \(configuration.solvers.count) solvers x "
+          + "\(configuration.modes.count) modes)"
+          + (configuration.rounds > 1 ? " x \(configuration.rounds) rounds" : "")
+          + ", writing \(output)")
+    }
+    let progress = ProgressReporter(quiet: quiet, groupSizes: groupSizes)
+    var rounds: [[ResultRow]] = []
+    for round in 0..<configuration.rounds {
+      var rows: [ResultRow] = []
+      let prefix = configuration.rounds > 1 ? "round \(round + 1)/\(configuration.rounds): " : ""
+      BenchmarkRunner(configuration: configuration, context: context).run(
+        emit: { row in
+          rows.append(row)
+          writer.append(row)
+        },
+        progress: { index, _, what in
+          progress.report(round * groups + index, groupSizes.count, prefix + what)
+        })
+      rounds.append(rows)
+    }
+    let rows = rounds.count == 1 ? rounds[0] : ResultRow.pooling(rounds: rounds)
+    if rounds.count > 1 { writer.rewrite(rows) }
     progress.finish()
     try writer.commit()
     return rows
-  }
-
-  struct UsageError: Error { var message: String }
-
-  private func list<Value>(
-    _ text: String?, _ what: String, valid: [String], parse: (String) -> Value?
-  ) throws -> [Value]? {
-    guard let text else { return nil }
-    var values: [Value] = []
-    for item in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
-      guard let value = parse(item) else {
-        throw UsageError(
-          message: "unknown \(what) '\(item)'; valid: \(valid.joined(separator: ", "))")
-      }
-      values.append(value)
-    }
-    guard !values.isEmpty else { throw UsageError(message: "no \(what) given") }
-    return values
-  }
-
-  private func apply(to configuration: inout BenchmarkConfiguration) throws {
-    let sceneNames = SceneKind.allCases.flatMap { kind in
-      [kind.rawValue] + kind.variants.dropFirst().map { "\(kind.rawValue)/\($0)" }
-    }
-    if let scenes = try list(
-      scenes, "scene", valid: sceneNames,
-      parse: { item -> (kind: SceneKind, variant: String)? in
-        let parts = item.split(separator: "/", maxSplits: 1).map(String.init)
-        guard let kind = SceneKind(rawValue: parts[0]) else { return nil }
-        let variant = parts.count > 1 ? parts[1] : kind.variants[0]
-        return kind.variants.contains(variant) ? (kind, variant) : nil
-      })
-    {
-      configuration.scenes = scenes
-    }
-    if let sizes = try list(
-      sizes, "size", valid: ["positive whole numbers"],
-      parse: { Int($0).flatMap { $0 > 0 ? $0 : nil } })
-    {
-      configuration.sizes = sizes
-    }
-    if let solvers = try list(
-      solvers, "solver", valid: SolverKind.allCases.map(\.rawValue),
-      parse: SolverKind.init(rawValue:))
-    {
-      configuration.solvers = solvers
-    }
-    if let modes = try list(
-      modes, "mode", valid: Mode.allCases.map(\.rawValue), parse: Mode.init(rawValue:))
-    {
-      configuration.modes = modes
-    }
-    if let phases = try list(
-      phases, "phase", valid: Phase.allCases.map(\.rawValue), parse: Phase.init(rawValue:))
-    {
-      configuration.phases = phases
-    }
-    configuration.seed = seed
-    if let repetitions {
-      guard repetitions >= 1 else { throw UsageError(message: "--repetitions must be at least 1") }
-      configuration.repetitions = repetitions
-    }
-    if let warmup {
-      guard warmup >= 0 else { throw UsageError(message: "--warmup cannot be negative") }
-      configuration.warmup = warmup
-    }
-    if let minimumTime { configuration.minimumTime = max(0, minimumTime) }
-    if let cellBudget { configuration.cellBudget = cellBudget }
-    if let memoryBudget {
-      guard memoryBudget > 0 else { throw UsageError(message: "--memory-budget must be positive") }
-      configuration.memoryBudget = memoryBudget << 20
-    }
   }
 }
 

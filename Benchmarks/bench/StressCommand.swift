@@ -105,7 +105,7 @@ struct Stress: ParsableCommand {
     }
   }
 
-  private func makeConfiguration() throws(Run.UsageError) -> StressConfiguration {
+  private func makeConfiguration() throws(UsageError) -> StressConfiguration {
     let names = SceneKind.allCases.flatMap { kind in
       [kind.rawValue] + kind.variants.dropFirst().map { "\(kind.rawValue)/\($0)" }
     }
@@ -113,20 +113,20 @@ struct Stress: ParsableCommand {
     guard let kind = parts.first.flatMap(SceneKind.init(rawValue:)),
       parts.count == 1 || kind.variants.contains(parts[1])
     else {
-      throw Run.UsageError(
+      throw UsageError(
         message: "unknown scene '\(scene)'; valid: \(names.joined(separator: ", "))")
     }
     guard let solverKind = SolverKind(rawValue: solver) else {
-      throw Run.UsageError(message: "unknown solver '\(solver)'; valid: sparse, dense")
+      throw UsageError(message: "unknown solver '\(solver)'; valid: sparse, dense")
     }
-    guard views >= 1 else { throw Run.UsageError(message: "--views must be at least 1") }
+    guard views >= 1 else { throw UsageError(message: "--views must be at least 1") }
     if let operations, operations < 1 {
-      throw Run.UsageError(message: "--operations must be at least 1")
+      throw UsageError(message: "--operations must be at least 1")
     }
     if let seconds, !(seconds > 0) {
-      throw Run.UsageError(message: "--seconds must be a positive number")
+      throw UsageError(message: "--seconds must be a positive number")
     }
-    guard checkEvery >= 1 else { throw Run.UsageError(message: "--check-every must be at least 1") }
+    guard checkEvery >= 1 else { throw UsageError(message: "--check-every must be at least 1") }
     var configuration = StressConfiguration(
       kind: kind, variant: parts.count > 1 ? parts[1] : nil, views: views, solver: solverKind,
       seed: seed, operations: operations ?? (seconds == nil ? 1000 : nil), seconds: seconds,

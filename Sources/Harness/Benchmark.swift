@@ -64,6 +64,10 @@ public struct BenchmarkConfiguration: Sendable {
   public var modes: [Mode]
   public var phases: [Phase]
   public var seed: UInt64 = 1
+  /// How many times the whole matrix runs, each cell's rounds pooled (``ResultRow/pooling``).
+  /// Rounds minutes apart see different load on a shared machine, which the time gate needs
+  /// to tell a change from a burst of load (``TimeTest``).
+  public var rounds = 1
   /// At least this many measured repetitions per cell.
   public var repetitions = 5
   /// Unmeasured repetitions first.
@@ -91,6 +95,10 @@ public struct BenchmarkConfiguration: Sendable {
   /// (``Callgrind/label(forCell:)``). Its rows report one repetition and no times, since
   /// times under valgrind are not comparable with anything.
   public var countsInstructions = false
+  /// A slowdown injected to test the time gate: every cell whose key contains `cells` has each
+  /// measured repetition stretched to `factor` times its time (by spinning). `nil` in every real
+  /// run.
+  public var slowdown: (cells: String, factor: Double)? = nil
 
   /// The default matrix: the main scene kinds at 100, 1,000 and 10,000 views, both solvers,
   /// both modes, every phase that applies.
@@ -106,13 +114,15 @@ public struct BenchmarkConfiguration: Sendable {
       phases: Phase.allCases)
   }
 
-  /// The CI-sized matrix: every kind and variant at 50 and 100 views, two measured
-  /// repetitions after one warm-up.
+  /// The CI-sized matrix: every kind and variant at 50 and 100 views, six measured
+  /// repetitions after one warm-up, three rounds.
   public static var quick: BenchmarkConfiguration {
     var configuration = standard
     configuration.scenes = SceneKind.allCases.flatMap { kind in kind.variants.map { (kind, $0) } }
     configuration.sizes = [50, 100]
-    configuration.repetitions = 2
+    // Six repetitions a cell: the fewest with which the time gate's U test can reach p < 0.01.
+    configuration.repetitions = 6
+    configuration.rounds = 3
     configuration.warmup = 1
     configuration.minimumTime = 0
     return configuration

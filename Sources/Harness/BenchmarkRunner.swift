@@ -125,6 +125,14 @@ public struct BenchmarkRunner {
       guard configuration.countsInstructions else { return nil }
       return Callgrind.label(forCell: baseRow(kind, variant, size, solver, mode, phase).key)
     }
+    // The phases whose times an injected slowdown stretches (a test of the time gate).
+    var slowdowns: [Phase: Double] = [:]
+    if let slowdown = configuration.slowdown {
+      for phase in phases
+      where baseRow(kind, variant, size, solver, mode, phase).key.contains(slowdown.cells) {
+        slowdowns[phase] = slowdown.factor
+      }
+    }
     let groupStart = monotonicNanoseconds()
     var iteration = 0
     var fastestPass = Double.infinity
@@ -147,7 +155,9 @@ public struct BenchmarkRunner {
       var elapsed = monotonicNanoseconds() - start
       oneShot += elapsed
       var delta = meter.stop()
-      if measured { record(.build, elapsed, delta, scene, &samples, &figures, &checksums) }
+      if measured {
+        record(.build, elapsed, delta, scene, slowdowns[.build], &samples, &figures, &checksums)
+      }
       meter = AllocationMeter()
       start = monotonicNanoseconds()
       instrumented(counted ? label(.firstSolve) : nil) { scene.root.layoutIfNeeded() }
@@ -159,7 +169,9 @@ public struct BenchmarkRunner {
         break
       }
       if measured {
-        record(.firstSolve, elapsed, delta, scene, &samples, &figures, &checksums)
+        record(
+          .firstSolve, elapsed, delta, scene, slowdowns[.firstSolve], &samples, &figures, &checksums
+        )
         checksums[.build] = checksums[.firstSolve]
       }
       if iteration == 0 {
@@ -172,7 +184,8 @@ public struct BenchmarkRunner {
         }
         for phase in phases where !phase.isOneShot {
           measureSteady(
-            phase, scene, mode, label(phase), &samples, &figures, &checksums, &errors)
+            phase, scene, mode, label(phase), slowdowns[phase], &samples, &figures, &checksums,
+            &errors)
           if let reason = Self.refusal(of: scene) {
             refusal = (phase, reason)
             break
@@ -189,7 +202,10 @@ public struct BenchmarkRunner {
       elapsed = monotonicNanoseconds() - start
       oneShot += elapsed
       delta = meter.stop()
-      if measured { record(.teardown, elapsed, delta, scene, &samples, &figures, &checksums) }
+      if measured {
+        record(
+          .teardown, elapsed, delta, scene, slowdowns[.teardown], &samples, &figures, &checksums)
+      }
       fastestPass = min(fastestPass, Double(oneShot) / 1e9)
       iteration += 1
       if mode == .full { break }
@@ -242,6 +258,7 @@ public struct BenchmarkRunner {
       row.minimumNanoseconds = summary.minimum
       row.p90Nanoseconds = summary.p90
       row.maximumNanoseconds = summary.maximum
+      row.samples = [ResultRow.keptSamples(times)]
       if let (delta, retained) = figures[phase] {
         row.allocations = delta.allocations
         row.allocatedBytes = delta.allocatedBytes
@@ -255,6 +272,7 @@ public struct BenchmarkRunner {
         row.minimumNanoseconds = 0
         row.p90Nanoseconds = 0
         row.maximumNanoseconds = 0
+        row.samples = []
         row.note = "callgrind: instructions of one repetition; times not measured"
       }
       emit(row)
@@ -420,9 +438,19 @@ public struct BenchmarkRunner {
 
   private func record(
     _ phase: Phase, _ elapsed: UInt64, _ delta: AllocationDelta, _ scene: Scene,
+    _ slowdown: Double?,
     _ samples: inout [Phase: [UInt64]], _ figures: inout [Phase: (AllocationDelta, UInt64)],
     _ checksums: inout [Phase: String]
   ) {
+    var elapsed = elapsed
+    if let slowdown {
+      // Spin for the extra time, so that the run takes as long as a slower build would and
+      // the machine's noise falls on the stretched time too.
+      let start = monotonicNanoseconds()
+      let end = start + UInt64(Double(elapsed) * (slowdown - 1))
+      while monotonicNanoseconds() < end {}
+      elapsed += monotonicNanoseconds() - start
+    }
     samples[phase, default: []].append(elapsed)
     if figures[phase] == nil {
       AllocatorStatistics.refresh()
@@ -433,7 +461,7 @@ public struct BenchmarkRunner {
 
   /// Repeats one steady-state phase on `scene`.
   private func measureSteady(
-    _ phase: Phase, _ scene: Scene, _ mode: Mode, _ label: String?,
+    _ phase: Phase, _ scene: Scene, _ mode: Mode, _ label: String?, _ slowdown: Double?,
     _ samples: inout [Phase: [UInt64]],
     _ figures: inout [Phase: (AllocationDelta, UInt64)], _ checksums: inout [Phase: String],
     _ errors: inout [Phase: String]
@@ -457,7 +485,9 @@ public struct BenchmarkRunner {
       let elapsed = monotonicNanoseconds() - before
       let delta = meter.stop()
       count += 1
-      if count > warmup { record(phase, elapsed, delta, scene, &samples, &figures, &checksums) }
+      if count > warmup {
+        record(phase, elapsed, delta, scene, slowdown, &samples, &figures, &checksums)
+      }
       let measured = count - warmup
       let seconds = Double(monotonicNanoseconds() - start) / 1e9
       // A slow phase stops at a quarter of the cell budget once it has a measured repetition

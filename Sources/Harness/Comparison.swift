@@ -44,6 +44,17 @@ public struct Comparison {
   public var onlyInCurrent: [String] = []
   /// The cells the baseline measured (status `ok`) that the current run lacks.
   public var missingMeasured: [String] = []
+  /// Measured cells in both files whose times were not judged: too few repetitions in one of
+  /// them for the U test to reach the significance level.
+  public var untimed: [String] = []
+  /// Measured cells in both files whose times were judged.
+  public var timed = 0
+  /// Judged cells whose rounds disagree so much (``TimeTest/roundSpread`` of a quarter or
+  /// more) that a change of 1.5 times would not be a verdict.
+  public var noisy: [String] = []
+  /// Whether times were judged at all (a finite time threshold).
+  public var timeGated = true
+
   /// What makes the files unfit to compare: a cell listed twice, a measured row without a
   /// figure the gate judges.
   public var inputProblems: [String] = []
@@ -56,14 +67,20 @@ public struct Comparison {
   /// Compares `current` with `baseline`. Deterministic figures must match: the checksum
   /// exactly, allocated bytes and instructions within `countTolerance` (relative, and 64
   /// bytes). Allocation request counts are reported but not gated (jemalloc's thread caches
-  /// batch them). A timing regresses (or improves) only when the median moved by more than
-  /// `timeThreshold` and the two min–max ranges do not overlap.
+  /// batch them). A timing regresses (or improves) when the two cells' repetition times differ
+  /// by the U test at `significance` and their medians by more than `timeThreshold`
+  /// (``TimeTest``); a cell with too few repetitions for the test is listed in
+  /// ``untimed``, not judged. Rows without samples (files written before the `samples_ns`
+  /// column) fall back to the medians and min–max ranges: a regression when the median moved by
+  /// more than the threshold and the ranges do not overlap. An infinite `timeThreshold` leaves
+  /// time out.
   ///
-  /// - Complexity: O(rows of both files).
+  /// - Complexity: O(rows of both files), plus ``TimeTest``'s cost a cell.
   public init(
     baseline: [ResultRow], current: [ResultRow], timeThreshold: Double = 0.10,
-    countTolerance: Double = 0.01
+    significance: Double = 0.01, countTolerance: Double = 0.01
   ) {
+    timeGated = timeThreshold.isFinite
     var base: [String: ResultRow] = [:]
     for row in baseline {
       if base.updateValue(row, forKey: row.key) != nil {
@@ -125,25 +142,63 @@ public struct Comparison {
             key: row.key, metric: metric, baseline: String(was), current: String(now),
             verdict: verdict))
       }
-      if old.medianNanoseconds > 0, row.medianNanoseconds > 0 {
-        let ratio = Double(row.medianNanoseconds) / Double(old.medianNanoseconds)
-        let slower = ratio > 1 + timeThreshold && row.minimumNanoseconds > old.maximumNanoseconds
-        let faster =
-          1 / ratio > 1 + timeThreshold && row.maximumNanoseconds < old.minimumNanoseconds
-        if slower || faster {
-          findings.append(
-            Finding(
-              key: row.key, metric: "median_ns",
-              baseline: String(old.medianNanoseconds),
-              current: "\(row.medianNanoseconds) (x\((ratio * 100).rounded() / 100))",
-              verdict: slower ? .regression : .improvement))
-        }
+      if timeThreshold.isFinite, old.medianNanoseconds > 0, row.medianNanoseconds > 0 {
+        judgeTime(old, row, threshold: timeThreshold, significance: significance)
       }
     }
     onlyInBaseline = baseline.map(\.key).filter { !seen.contains($0) }
     // Cells the baseline measured and this run lacks (a truncated run) make the comparison
     // unusable unless a subset is allowed; cells the baseline skipped are no loss.
     missingMeasured = baseline.filter { $0.status == "ok" && !seen.contains($0.key) }.map(\.key)
+  }
+
+  private mutating func judgeTime(
+    _ old: ResultRow, _ row: ResultRow, threshold: Double, significance: Double
+  ) {
+    let verdict: Verdict
+    let detail: String
+    if old.samples.isEmpty || row.samples.isEmpty {
+      // A file without samples: the medians, and ranges that do not overlap.
+      let ratio = Double(row.medianNanoseconds) / Double(old.medianNanoseconds)
+      timed += 1
+      if ratio > 1 + threshold && row.minimumNanoseconds > old.maximumNanoseconds {
+        verdict = .regression
+      } else if 1 / ratio > 1 + threshold && row.maximumNanoseconds < old.minimumNanoseconds {
+        verdict = .improvement
+      } else {
+        return
+      }
+      detail = "x\(Self.rounded(ratio)), min-max ranges apart"
+    } else {
+      let test = TimeTest(
+        baseline: old.samples, current: row.samples, threshold: threshold,
+        significance: significance)
+      if test.verdict != .tooFewSamples && test.roundSpread >= 0.25 { noisy.append(row.key) }
+      switch test.verdict {
+      case .tooFewSamples:
+        untimed.append(row.key)
+        return
+      case .same:
+        timed += 1
+        return
+      case .slower: verdict = .regression
+      case .faster: verdict = .improvement
+      }
+      timed += 1
+      detail =
+        "x\(Self.rounded(test.ratio)), p = \(Self.significant(test.pValue ?? 1)), "
+        + "\(old.samples.count)+\(row.samples.count) rounds"
+    }
+    findings.append(
+      Finding(
+        key: row.key, metric: "median_ns", baseline: String(old.medianNanoseconds),
+        current: "\(row.medianNanoseconds) (\(detail))", verdict: verdict))
+  }
+
+  private static func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+
+  private static func significant(_ value: Double) -> String {
+    value >= 0.001 ? String((value * 1000).rounded() / 1000) : "< 0.001"
   }
 
   /// What the comparison says. Unusable when a cell is listed twice or a measured row lacks a
@@ -180,7 +235,13 @@ public struct Comparison {
       "## Benchmark comparison", "",
       "\(verdict): \(matched) cells compared; \(regressions) regressions, \(improvements) "
         + "improvements; \(onlyInBaseline.count) only in the baseline, \(onlyInCurrent.count) "
-        + "only in this run.",
+        + "only in this run; "
+        + (timeGated
+          ? "times judged in \(timed) cells"
+            + (noisy.isEmpty
+              ? "" : " (\(noisy.count) too noisy across rounds to catch a 1.5x change)")
+            + (untimed.isEmpty ? "" : ", not in \(untimed.count) (too few repetitions)")
+          : "times not judged") + ".",
       "",
     ]
     let shown = findings.filter { verbose || ($0.isGated && $0.verdict != .changed) }
@@ -193,6 +254,11 @@ public struct Comparison {
           "| \(finding.key) | \(finding.metric) | \(finding.baseline) | \(finding.current) | "
             + "\(finding.verdict.rawValue) |")
       }
+    }
+    if verbose && !noisy.isEmpty {
+      lines += [
+        "", "Too noisy across rounds to catch a 1.5x change: " + noisy.joined(separator: ", "),
+      ]
     }
     if !onlyInBaseline.isEmpty && (verbose || !allowingSubset) {
       let listed = onlyInBaseline.prefix(20).joined(separator: ", ")

@@ -18,6 +18,14 @@ public struct ResultRow: Equatable, Sendable {
   public var minimumNanoseconds: UInt64 = 0
   public var p90Nanoseconds: UInt64 = 0
   public var maximumNanoseconds: UInt64 = 0
+  /// The measured repetitions' times (nanoseconds), in the order measured, one array for each
+  /// round that measured the cell (a run of several rounds, or `bench ab`, pools its rounds):
+  /// what the time gate tests (``TimeTest``). Empty in rows without times and in files written
+  /// before the column. In the CSV, times are separated by spaces and rounds by `|`.
+  public var samples: [[UInt64]] = []
+
+  /// Every round's samples in one array.
+  public var pooledSamples: [UInt64] { samples.flatMap { $0 } }
   /// Allocation requests during one repetition (jemalloc's arena-wide request count, batched by
   /// its thread caches, so approximate).
   public var allocations: UInt64?
@@ -37,13 +45,18 @@ public struct ResultRow: Equatable, Sendable {
 
   public init() {}
 
-  /// The CSV header: the schema every results file starts with.
+  /// The CSV header: the schema every results file starts with. The free-text `note` is last
+  /// but one and the samples last, so a reader that splits on commas without quoting still finds
+  /// the figures before them; readers should go by name all the same.
   public static let columns = [
     "run_id", "timestamp", "commit", "machine", "scene", "variant", "views", "variables",
     "constraints", "solver", "mode", "phase", "repetitions", "median_ns", "min_ns", "p90_ns",
     "max_ns", "allocations", "allocated_bytes", "retained_bytes", "peak_bytes", "instructions",
-    "checksum", "status", "note",
+    "checksum", "status", "note", "samples_ns",
   ]
+
+  /// Columns a file may lack: files written before the column existed read with it empty.
+  public static let optionalColumns: Set<String> = ["samples_ns"]
 
   /// The row's fields, in ``columns`` order.
   public var fields: [String] {
@@ -54,57 +67,92 @@ public struct ResultRow: Equatable, Sendable {
       String(minimumNanoseconds), String(p90Nanoseconds), String(maximumNanoseconds),
       optional(allocations), optional(allocatedBytes), optional(retainedBytes),
       optional(peakBytes), optional(instructions), checksum, status, note,
+      samples.map { $0.map(String.init).joined(separator: " ") }.joined(separator: "|"),
     ]
   }
 
   /// The row read back from `fields` (in ``columns`` order).
   public init(fields: [String], line: Int) throws(ResultsFileError) {
-    guard fields.count == Self.columns.count else {
+    try self.init(fields: fields, header: Self.columns, line: line)
+  }
+
+  /// The row read back from `fields`, whose columns `header` names (every column of
+  /// ``columns`` but the ``optionalColumns``, in any order).
+  public init(fields: [String], header: [String], line: Int) throws(ResultsFileError) {
+    guard fields.count == header.count else {
       throw ResultsFileError(
-        "line \(line): \(fields.count) fields, the schema has \(Self.columns.count)")
+        "line \(line): \(fields.count) fields, the header has \(header.count)")
     }
-    func integer(_ index: Int) throws(ResultsFileError) -> Int {
-      guard let value = Int(fields[index]) else {
-        throw ResultsFileError(
-          "line \(line): \(Self.columns[index]) '\(fields[index])' is not a number")
+    var byName: [String: String] = [:]
+    for (name, field) in zip(header, fields) { byName[name] = field }
+    func text(_ name: String) -> String { byName[name] ?? "" }
+    func unsigned(_ name: String) throws(ResultsFileError) -> UInt64 {
+      guard let value = UInt64(text(name)) else {
+        throw ResultsFileError("line \(line): \(name) '\(text(name))' is not a number")
       }
       return value
     }
-    func unsigned(_ index: Int) throws(ResultsFileError) -> UInt64 {
-      guard let value = UInt64(fields[index]) else {
-        throw ResultsFileError(
-          "line \(line): \(Self.columns[index]) '\(fields[index])' is not a number")
+    func integer(_ name: String) throws(ResultsFileError) -> Int {
+      guard let value = Int(text(name)) else {
+        throw ResultsFileError("line \(line): \(name) '\(text(name))' is not a number")
       }
       return value
     }
-    func optional(_ index: Int) throws(ResultsFileError) -> UInt64? {
-      fields[index].isEmpty ? nil : try unsigned(index)
+    func optional(_ name: String) throws(ResultsFileError) -> UInt64? {
+      text(name).isEmpty ? nil : try unsigned(name)
     }
-    runID = fields[0]
-    timestamp = fields[1]
-    commit = fields[2]
-    machine = fields[3]
-    scene = fields[4]
-    variant = fields[5]
-    views = try integer(6)
-    variables = try integer(7)
-    constraints = try integer(8)
-    solver = fields[9]
-    mode = fields[10]
-    phase = fields[11]
-    repetitions = try integer(12)
-    medianNanoseconds = try unsigned(13)
-    minimumNanoseconds = try unsigned(14)
-    p90Nanoseconds = try unsigned(15)
-    maximumNanoseconds = try unsigned(16)
-    allocations = try optional(17)
-    allocatedBytes = try optional(18)
-    retainedBytes = try optional(19)
-    peakBytes = try optional(20)
-    instructions = try optional(21)
-    checksum = fields[22]
-    status = fields[23]
-    note = fields[24]
+    runID = text("run_id")
+    timestamp = text("timestamp")
+    commit = text("commit")
+    machine = text("machine")
+    scene = text("scene")
+    variant = text("variant")
+    views = try integer("views")
+    variables = try integer("variables")
+    constraints = try integer("constraints")
+    solver = text("solver")
+    mode = text("mode")
+    phase = text("phase")
+    repetitions = try integer("repetitions")
+    medianNanoseconds = try unsigned("median_ns")
+    minimumNanoseconds = try unsigned("min_ns")
+    p90Nanoseconds = try unsigned("p90_ns")
+    maximumNanoseconds = try unsigned("max_ns")
+    allocations = try optional("allocations")
+    allocatedBytes = try optional("allocated_bytes")
+    retainedBytes = try optional("retained_bytes")
+    peakBytes = try optional("peak_bytes")
+    instructions = try optional("instructions")
+    checksum = text("checksum")
+    status = text("status")
+    note = text("note")
+    for round in text("samples_ns").split(separator: "|", omittingEmptySubsequences: false)
+    where !text("samples_ns").isEmpty {
+      var times: [UInt64] = []
+      for item in round.split(separator: " ") {
+        guard let sample = UInt64(item) else {
+          throw ResultsFileError("line \(line): samples_ns '\(item)' is not a number")
+        }
+        times.append(sample)
+      }
+      guard !times.isEmpty else {
+        throw ResultsFileError("line \(line): samples_ns has a round without samples")
+      }
+      samples.append(times)
+    }
+  }
+
+  /// The most samples a row keeps of one round: enough for the time gate's test, few enough
+  /// that a cell repeated ten thousand times does not swell the file.
+  public static let sampleLimit = 64
+
+  /// The samples a row keeps of `times` (in the order measured): all of them up to
+  /// ``sampleLimit``, else that many evenly spaced, so that drift during the cell shows.
+  ///
+  /// - Complexity: O(``sampleLimit``).
+  public static func keptSamples(_ times: [UInt64]) -> [UInt64] {
+    guard times.count > sampleLimit else { return times }
+    return (0..<sampleLimit).map { times[$0 * times.count / sampleLimit] }
   }
 
   /// What identifies the cell across runs.
@@ -133,22 +181,25 @@ public enum ResultsFile {
       throw ResultsFileError("not CSV: \(error)")
     }
     guard let header = records.first else { throw ResultsFileError("the file is empty") }
-    guard header == ResultRow.columns else {
-      // Name the columns that differ, not the header's first few (two headers of different
-      // schemas often share them).
-      let missing = ResultRow.columns.filter { !header.contains($0) }
-      let unknown = header.filter { !ResultRow.columns.contains($0) }
-      var problems: [String] = []
-      if !missing.isEmpty { problems.append("lacks " + missing.joined(separator: ", ")) }
-      if !unknown.isEmpty { problems.append("has unknown " + unknown.joined(separator: ", ")) }
-      if problems.isEmpty { problems.append("has its columns in another order") }
+    // Columns are read by name: name the ones that differ, not the header's first few (two
+    // headers of different schemas often share them).
+    let missing = ResultRow.columns.filter {
+      !header.contains($0) && !ResultRow.optionalColumns.contains($0)
+    }
+    let unknown = header.filter { !ResultRow.columns.contains($0) }
+    let repeated = Set(header.filter { name in header.filter { $0 == name }.count > 1 })
+    var problems: [String] = []
+    if !missing.isEmpty { problems.append("lacks " + missing.joined(separator: ", ")) }
+    if !unknown.isEmpty { problems.append("has unknown " + unknown.joined(separator: ", ")) }
+    if !repeated.isEmpty { problems.append("repeats " + repeated.sorted().joined(separator: ", ")) }
+    guard problems.isEmpty else {
       throw ResultsFileError(
         "not a LayoutBench results file of this schema: the header "
           + problems.joined(separator: " and "))
     }
     var rows: [ResultRow] = []
     for (index, record) in records.dropFirst().enumerated() where record != [""] {
-      rows.append(try ResultRow(fields: record, line: index + 2))
+      rows.append(try ResultRow(fields: record, header: header, line: index + 2))
     }
     return rows
   }

@@ -209,3 +209,94 @@ extension String {
     return replacingCharacters(in: range, with: replacement)
   }
 }
+
+@Suite("The JSON document")
+struct ResultsDocumentTests {
+  func document(_ rows: [ResultRow]) -> ResultsDocument {
+    ResultsDocument(
+      context: ResultsDocument.Context(
+        runID: "r1", timestamp: "2026-11-21T00:00:00Z", commit: "abc", machine: "x86_64",
+        toolchain: ResultsDocument.toolchain, jemalloc: "5.3.0",
+        options: ResultsDocument.Options(.quick)),
+      rows: rows, slopes: [])
+  }
+
+  @Test func figuresAreNumbersAndWhatWasNotMeasuredIsNull() throws {
+    var measured = ResultsFileTests().sample()
+    measured.samples = [[900, 1000, 1100]]
+    var skipped = ResultsFileTests().sample("churn")
+    skipped.status = "skipped"
+    skipped.repetitions = 0
+    skipped.medianNanoseconds = 0
+    skipped.allocatedBytes = nil
+    skipped.checksum = ""
+    let text = try document([measured, skipped]).jsonText()
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    #expect(object["schemaVersion"] as? Int == ResultsDocument.currentSchemaVersion)
+    let context = try #require(object["context"] as? [String: Any])
+    #expect(context["commit"] as? String == "abc")
+    #expect((context["options"] as? [String: Any])?["rounds"] as? Int == 3)
+    let rows = try #require(object["rows"] as? [[String: Any]])
+    #expect(rows[0]["medianNanoseconds"] as? Int == 1000)
+    #expect(rows[0]["samplesNanoseconds"] as? [[Int]] == [[900, 1000, 1100]])
+    #expect(rows[0]["instructions"] is NSNull)
+    #expect(rows[1]["medianNanoseconds"] is NSNull)
+    #expect(rows[1]["allocatedBytes"] is NSNull && rows[1]["checksum"] is NSNull)
+    // It reads back as written.
+    let decoded = try JSONDecoder().decode(ResultsDocument.self, from: Data(text.utf8))
+    #expect(decoded == document([measured, skipped]))
+  }
+}
+
+@Suite("Charts")
+struct ChartTests {
+  func row(_ views: Int, _ solver: String, bytes: UInt64?, status: String = "ok") -> ResultRow {
+    var row = ResultsFileTests().sample("first-solve", median: 1000 * UInt64(views))
+    row.views = views
+    row.solver = solver
+    row.allocatedBytes = bytes
+    row.status = status
+    row.note = status == "ok" ? "" : "over the 30 s cell budget"
+    return row
+  }
+
+  /// The text of every `<text>` element.
+  func texts(_ svg: String) -> [String] {
+    svg.components(separatedBy: "<text").dropFirst().compactMap { element in
+      element.split(separator: ">", maxSplits: 1).last?.components(separatedBy: "</text")
+        .first
+    }
+  }
+
+  @Test func axesReadInTheirUnits() {
+    let rows = [
+      row(100, "sparse", bytes: 1_500), row(1000, "sparse", bytes: 150_000),
+      row(10000, "sparse", bytes: 15_000_000),
+    ]
+    let bytes = texts(Chart(rows: rows, phase: "first-solve", metric: .allocated).svg)
+    for label in ["1 kB", "10 kB", "100 kB", "1 MB", "10 MB", "100 MB", "100", "1k", "10k"] {
+      #expect(bytes.contains(label), "\(label)")
+    }
+    #expect(!bytes.contains { $0.contains("e-") || $0.contains("e+") })
+    // Medians of 100 µs to 10 ms.
+    let times = texts(Chart(rows: rows, phase: "first-solve", metric: .time).svg)
+    for label in ["100 µs", "1 ms", "10 ms"] { #expect(times.contains(label), "\(label)") }
+  }
+
+  @Test func aSeriesLooksTheSameInEveryChartAndSkipsAreMarked() {
+    let sparse = Chart.style(of: "sparse incremental")
+    let dense = Chart.style(of: "dense incremental")
+    #expect(sparse != dense)
+    let rows = [
+      row(100, "sparse", bytes: 1_000), row(1000, "sparse", bytes: 10_000),
+      row(100, "dense", bytes: 2_000), row(1000, "dense", bytes: nil, status: "skipped"),
+    ]
+    let svg = Chart(rows: rows, phase: "first-solve", metric: .allocated).svg
+    #expect(svg.contains("stroke=\"\(dense.color)\""))
+    #expect(svg.contains("<title>dense incremental at 1000 views: skipped: over the 30 s cell"))
+    // Drawn with only the sparse rows, sparse keeps its colour.
+    let alone = Chart(rows: Array(rows.prefix(2)), phase: "first-solve", metric: .allocated).svg
+    #expect(alone.contains("stroke=\"\(sparse.color)\"") && !alone.contains(dense.color))
+  }
+}

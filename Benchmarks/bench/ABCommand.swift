@@ -1,0 +1,196 @@
+import ArgumentParser
+import Foundation
+import Harness
+
+/// `bench ab BASELINE CURRENT`: two builds of `bench` measured in the same window, group by
+/// group in alternating order, then compared as `bench compare` does.
+struct AB: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "ab",
+    abstract: "Measure two builds interleaved and compare them; exit as `bench compare`.",
+    discussion: """
+      For each round and each group of the matrix (a scene or variant, a solver and a mode, at \
+      every size), runs `BASELINE run` and `CURRENT run` on that group one after the other, \
+      alternating which goes first from round to round. Load on a shared machine changes over \
+      minutes; two builds measured seconds apart see the same load, so the drift cancels where \
+      a comparison of files measured at different times would take it for a change.
+
+      Each round's samples are pooled per cell (ResultRow pooling: deterministic figures from \
+      the first round, and a cell whose checksum differs between rounds is an error). The \
+      pooled runs are written to --output-directory as baseline.csv and current.csv, and \
+      compared: exit 0 unchanged, 1 a regression, 4 improvements only, 2 when they cannot be \
+      compared (see `bench compare --help`).
+
+      Each binary runs in the package that holds it (found by walking up from its path to a \
+      Package.swift), so that its rows name its own commit.
+      """)
+
+  @Argument(help: "The baseline build of bench.")
+  var baseline: String
+  @Argument(help: "The build of bench to check.")
+  var current: String
+  @OptionGroup var matrix: MatrixOptions
+  @Option(
+    name: .customLong("output-directory"),
+    help: "Where to write baseline.csv, current.csv and comparison.md.")
+  var outputDirectory = "results/ab"
+  @Option(name: .customLong("time-threshold"), help: "Allowed growth of a median time.")
+  var timeThreshold = 0.10
+  @Option(help: "The U test's significance level for a time verdict.")
+  var significance = 0.01
+  @Flag(help: "Also list the figures that changed without being judged.")
+  var verbose = false
+  @Flag(help: "No progress lines.")
+  var quiet = false
+
+  func validate() throws {
+    guard timeThreshold >= 0 else { throw ValidationError("--time-threshold cannot be negative") }
+    guard significance > 0 && significance < 1 else {
+      throw ValidationError("--significance must lie between 0 and 1")
+    }
+    for binary in [baseline, current] where !FileManager.default.isExecutableFile(atPath: binary) {
+      throw ValidationError("\(binary) is not an executable file")
+    }
+  }
+
+  func run() throws {
+    let configuration: BenchmarkConfiguration
+    do {
+      configuration = try matrix.configuration()
+    } catch let error as UsageError {
+      printError("bench ab: \(error.message)")
+      throw ExitCode(64)
+    }
+    // Each child runs one round; the rounds alternate here. Three at least: the time gate asks
+    // a change to show in every round.
+    let rounds = matrix.rounds ?? max(3, configuration.rounds)
+    let directory = URL(fileURLWithPath: outputDirectory).standardizedFileURL.path
+    let scratch = directory + "/rounds"
+    try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+    var groups: [[String]] = []
+    for (kind, variant) in configuration.scenes {
+      for solver in configuration.solvers {
+        for mode in configuration.modes {
+          groups.append([
+            "--scenes", "\(kind.rawValue)/\(variant)", "--solvers", solver.rawValue, "--modes",
+            mode.rawValue,
+          ])
+        }
+      }
+    }
+    let sides = [("baseline", baseline), ("current", current)]
+    var measured: [[[ResultRow]]] = [[], []]
+    let start = Date()
+    for round in 0..<rounds {
+      for (index, group) in groups.enumerated() {
+        if !quiet {
+          let elapsed = Int(Date().timeIntervalSince(start))
+          printError(
+            "ab: round \(round + 1)/\(rounds), group \(index + 1)/\(groups.count) "
+              + "(\(group[1]) \(group[3]) \(group[5])), \(elapsed) s")
+        }
+        // Alternate which build goes first, so that neither always runs on a machine the
+        // other has just warmed (or heated).
+        let order = (round + index) % 2 == 0 ? [0, 1] : [1, 0]
+        for side in order {
+          let path = "\(scratch)/\(sides[side].0)-\(round)-\(index).csv"
+          var arguments = ["run"] + group + Self.cellArguments(configuration)
+          if side == 1, let slowDown = matrix.slowDown { arguments += ["--slow-down", slowDown] }
+          arguments += ["--output", path, "--quiet"]
+          try runChild(sides[side].1, arguments, log: path + ".log")
+          measured[side].append(try load(path))
+        }
+      }
+    }
+    let pooled = measured.map { runs in
+      ResultRow.pooling(
+        rounds: (0..<rounds).map { round in
+          runs[(round * groups.count)..<((round + 1) * groups.count)].flatMap { $0 }
+        })
+    }
+    try writeAtomically(ResultsFile.text(pooled[0]), to: directory + "/baseline.csv")
+    try writeAtomically(ResultsFile.text(pooled[1]), to: directory + "/current.csv")
+    try? FileManager.default.removeItem(atPath: scratch)
+    let comparison = Comparison(
+      baseline: pooled[0], current: pooled[1], timeThreshold: timeThreshold,
+      significance: significance)
+    let report = comparison.markdown(verbose: verbose)
+    print(report, terminator: "")
+    try writeAtomically(report, to: directory + "/comparison.md")
+    switch comparison.outcome() {
+    case .unchanged: return
+    case .regression: throw ExitCode(1)
+    case .improvementsOnly: throw ExitCode(4)
+    case .unusable(let problems):
+      for problem in problems.prefix(10) { printError("bench ab: \(problem)") }
+      throw ExitCode(2)
+    }
+  }
+
+  /// How `configuration` measures each cell, spelled out as `bench run` options that builds
+  /// before `--rounds` and `--quick`'s present meaning understand, for one round.
+  static func cellArguments(_ configuration: BenchmarkConfiguration) -> [String] {
+    [
+      "--sizes", configuration.sizes.map(String.init).joined(separator: ","),
+      "--phases", configuration.phases.map(\.rawValue).joined(separator: ","),
+      "--seed", String(configuration.seed),
+      "--repetitions", String(configuration.repetitions),
+      "--warmup", String(configuration.warmup),
+      "--min-time", String(configuration.minimumTime),
+      "--cell-budget", String(configuration.cellBudget),
+      "--memory-budget", String(configuration.memoryBudget >> 20),
+    ]
+  }
+
+  /// Runs `binary` with `arguments` in its package's directory; its output is kept only to
+  /// show when it fails, which ends the run with exit status 2.
+  private func runChild(_ binary: String, _ arguments: [String], log: String) throws {
+    let process = Process()
+    let url = URL(fileURLWithPath: binary).standardizedFileURL
+    process.executableURL = url
+    process.arguments = arguments
+    process.currentDirectoryURL = Self.packageDirectory(of: url)
+    process.standardOutput = FileHandle.nullDevice
+    _ = FileManager.default.createFile(atPath: log, contents: nil)
+    let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+    defer { try? errors.close() }
+    process.standardError = errors
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      printError(
+        "bench ab: \(binary) \(arguments.joined(separator: " ")) exited "
+          + "\(process.terminationStatus):")
+      if let data = FileManager.default.contents(atPath: log) {
+        printError(String(decoding: data.suffix(4000), as: UTF8.self))
+      }
+      throw ExitCode(2)
+    }
+  }
+
+  /// The nearest folder above `binary` that holds a Package.swift, or the current directory.
+  static func packageDirectory(of binary: URL) -> URL? {
+    var folder = binary.deletingLastPathComponent()
+    while folder.path != "/" {
+      if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path)
+      {
+        return folder
+      }
+      folder = folder.deletingLastPathComponent()
+    }
+    return nil
+  }
+
+  private func load(_ path: String) throws -> [ResultRow] {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      printError("bench ab: the child wrote no \(path)")
+      throw ExitCode(2)
+    }
+    do {
+      return try ResultsFile.rows(String(decoding: data, as: UTF8.self))
+    } catch {
+      printError("bench ab: \(path): \(error)")
+      throw ExitCode(2)
+    }
+  }
+}

@@ -1,0 +1,223 @@
+import ArgumentParser
+import Foundation
+import Harness
+
+/// `bench report CSV…`: a run as a Markdown report read at a glance, with its plots.
+struct Report: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Write a Markdown report of results CSVs, with its plots.",
+    discussion: """
+      The report starts with its verdict against --baseline (the deterministic figures, as \
+      `bench compare --ignore-time` judges them: times measured at different times on a shared \
+      machine are compared with `bench ab`), then the headline figures of each scene at the \
+      largest size sparse measured, the plots, the slopes, the median of every cell measured by \
+      at least one solver, and the skipped cells with why. Further CSVs (such as kiwisolver's \
+      timings, scripts/kiwi-timings) are merged in, beside ours.
+      """)
+
+  @Argument(help: "Results CSVs: a run, then any peers' rows (kiwisolver) to show beside it.")
+  var results: [String]
+  @Option(help: "The previous baseline, to start the report with the comparison.")
+  var baseline: String?
+  @Option(help: "The Markdown file to write.")
+  var output = "results/report.md"
+  @Option(help: "The folder for the plots (linked from the report by a relative path).")
+  var plots = "results/plots"
+
+  func validate() throws {
+    guard !results.isEmpty else { throw ValidationError("give at least one results CSV") }
+  }
+
+  func run() throws {
+    let runs = try results.map(load)
+    let rows = runs.flatMap { $0 }
+    let main = runs[0]
+    var lines: [String] = ["# LayoutBench report", ""]
+    if let first = main.first {
+      lines.append(
+        "Run `\(first.runID)` at \(first.timestamp), commit `\(first.commit)`, on \(first.machine). "
+          + "Made by `bench report \(results.joined(separator: " "))"
+          + (baseline.map { " --baseline \($0)" } ?? "") + "`.")
+      lines.append("")
+    }
+    lines += try verdict(main)
+    lines += headline(rows)
+    lines += try plotSection(rows)
+    lines += slopeSection(main)
+    lines += medianSection(rows)
+    lines += skippedSection(rows)
+    try writeAtomically(lines.joined(separator: "\n") + "\n", to: output)
+    printError("wrote \(output) and its plots in \(plots)/")
+  }
+
+  private func load(_ path: String) throws -> [ResultRow] {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      printError("bench report: cannot read \(path)")
+      throw ExitCode(2)
+    }
+    do {
+      return try ResultsFile.rows(String(decoding: data, as: UTF8.self))
+    } catch {
+      printError("bench report: \(path): \(error)")
+      throw ExitCode(2)
+    }
+  }
+
+  /// The comparison with the previous baseline, or a line saying there is none.
+  private func verdict(_ rows: [ResultRow]) throws -> [String] {
+    guard let baseline else {
+      return ["**Verdict:** no previous baseline given (`--baseline`).", ""]
+    }
+    let comparison = Comparison(
+      baseline: try load(baseline), current: rows, timeThreshold: .infinity)
+    var lines = comparison.markdown(allowingSubset: true).split(
+      separator: "\n", omittingEmptySubsequences: false
+    ).map(String.init)
+    // Its heading becomes the report's verdict line.
+    lines.removeFirst(2)
+    lines[0] = "**Verdict against `\(baseline)`** (deterministic figures): " + lines[0]
+    while lines.last?.isEmpty == true { lines.removeLast() }
+    return lines + [""]
+  }
+
+  /// Per scene, at the largest size sparse incremental measured: build plus first solve,
+  /// resize and bytes held; and against each other solver, at the largest size both measured,
+  /// how many times longer it took to build and solve.
+  private func headline(_ rows: [ResultRow]) -> [String] {
+    func cell(_ scene: String, _ views: Int, _ solver: String, _ phase: String) -> ResultRow? {
+      rows.first {
+        sceneLabel($0.scene, $0.variant) == scene && $0.views == views && $0.solver == solver
+          && $0.mode == "incremental" && $0.phase == phase && $0.status == "ok"
+      }
+    }
+    /// Build plus first solve (kiwisolver's build includes its solve).
+    func together(_ scene: String, _ views: Int, _ solver: String) -> UInt64? {
+      guard let build = cell(scene, views, solver, "build") else { return nil }
+      if solver == "kiwisolver" { return build.medianNanoseconds }
+      guard let solve = cell(scene, views, solver, "first-solve") else { return nil }
+      return build.medianNanoseconds + solve.medianNanoseconds
+    }
+    var scenes: [String] = []
+    for row in rows where !scenes.contains(sceneLabel(row.scene, row.variant)) {
+      scenes.append(sceneLabel(row.scene, row.variant))
+    }
+    let others = ["dense", "kiwisolver"].filter { solver in rows.contains { $0.solver == solver } }
+    var lines = [
+      "## Headline: each scene at its largest size", "",
+      "The sparse solver in incremental mode at the largest size it measured: build plus first "
+        + "solve, a resize, and the bytes held after the first layout. Against each other "
+        + "solver, at the largest size both measured: its build plus first solve, and how many "
+        + "times the sparse solver's it is (kiwisolver's build includes its solve).", "",
+      "| scene | views | build + first solve | resize | retained bytes | "
+        + others.map { "\($0) (views, x sparse)" }.joined(separator: " | ") + " |",
+      "| --- | ---: | ---: | ---: | ---: | " + others.map { _ in "---:" }.joined(separator: " | ")
+        + " |",
+    ]
+    for scene in scenes {
+      let sizes = Set(
+        rows.filter { sceneLabel($0.scene, $0.variant) == scene && $0.status == "ok" }.map(\.views)
+      ).sorted()
+      guard let views = sizes.last(where: { together(scene, $0, "sparse") != nil }) else {
+        continue
+      }
+      let resize = cell(scene, views, "sparse", "resize").map { humanTime($0.medianNanoseconds) }
+      let retained = cell(scene, views, "sparse", "first-solve")?.retainedBytes
+      var line =
+        "| \(scene) | \(groupedDigits(UInt64(views))) | "
+        + "\(humanTime(together(scene, views, "sparse")!)) | \(resize ?? "–") | "
+        + "\(retained.map(humanBytes) ?? "–") |"
+      for other in others {
+        let common = sizes.last {
+          together(scene, $0, other) != nil && together(scene, $0, "sparse") != nil
+        }
+        if let common, let theirs = together(scene, common, other),
+          let ours = together(scene, common, "sparse"), ours > 0
+        {
+          let ratio = Double(theirs) / Double(ours)
+          line +=
+            " \(humanTime(theirs)) (\(groupedDigits(UInt64(common))), "
+            + "x\(String(format: ratio >= 10 ? "%.0f" : "%.1f", ratio))) |"
+        } else {
+          line += " – |"
+        }
+      }
+      lines.append(line)
+    }
+    return lines + [""]
+  }
+
+  private func plotSection(_ rows: [ResultRow]) throws -> [String] {
+    try FileManager.default.createDirectory(atPath: plots, withIntermediateDirectories: true)
+    let relative = Self.relativePath(
+      from: (output as NSString).deletingLastPathComponent, to: plots)
+    var lines = ["## Plots", ""]
+    let charts: [(String, String, Chart.Metric)] =
+      Phase.allCases.map { ($0.rawValue, $0.rawValue, .time) }
+      + [("first-solve-peak", "first-solve", .peak), ("build-allocated", "build", .allocated)]
+    for (name, phase, metric) in charts {
+      let chart = Chart(rows: rows, phase: phase, metric: metric)
+      guard !chart.panels.isEmpty else { continue }
+      try writeAtomically(chart.svg, to: "\(plots)/\(name).svg")
+      lines += ["![\(name)](\(relative)/\(name).svg)", ""]
+    }
+    return lines
+  }
+
+  private func slopeSection(_ rows: [ResultRow]) -> [String] {
+    let table = ScalingTable(rows)
+    guard !table.entries.isEmpty else { return [] }
+    return [table.markdown, ""]
+  }
+
+  /// Every cell's median, one column per solver and mode; a line only where something was
+  /// measured.
+  private func medianSection(_ rows: [ResultRow]) -> [String] {
+    var columns: [String] = []
+    var order: [String] = []
+    var cells: [String: [String: String]] = [:]
+    var measured = Set<String>()
+    for row in rows {
+      let column = "\(row.solver) \(row.mode)"
+      if !columns.contains(column) { columns.append(column) }
+      let key = "\(sceneLabel(row.scene, row.variant))|\(row.phase)|\(row.views)"
+      if cells[key] == nil { order.append(key) }
+      let value = row.status == "ok" ? humanTime(row.medianNanoseconds) : row.status
+      cells[key, default: [:]][column] = value
+      if row.status == "ok" { measured.insert(key) }
+    }
+    var lines = [
+      "## Median time per cell", "",
+      "| scene | phase | views | " + columns.joined(separator: " | ") + " |",
+      "| --- | --- | ---: | " + columns.map { _ in "---:" }.joined(separator: " | ") + " |",
+    ]
+    for key in order where measured.contains(key) {
+      let parts = key.split(separator: "|").map(String.init)
+      lines.append(
+        "| \(parts[0]) | \(parts[1]) | \(parts[2]) | "
+          + columns.map { cells[key]![$0] ?? "" }.joined(separator: " | ") + " |")
+    }
+    return lines + [""]
+  }
+
+  private func skippedSection(_ rows: [ResultRow]) -> [String] {
+    var seen = Set<String>()
+    var lines: [String] = []
+    for row in rows where row.status != "ok" && row.note != "not applicable" {
+      let line =
+        "- \(sceneLabel(row.scene, row.variant)) \(row.views) \(row.solver) \(row.mode): "
+        + "\(row.status): \(row.note)"
+      if seen.insert(line).inserted { lines.append(line) }
+    }
+    return lines.isEmpty ? [] : ["## Skipped cells and why", ""] + lines + [""]
+  }
+
+  /// `target` as a path relative to the folder `base` (both relative to the same folder).
+  static func relativePath(from base: String, to target: String) -> String {
+    let from = URL(fileURLWithPath: base).standardizedFileURL.pathComponents
+    let to = URL(fileURLWithPath: target).standardizedFileURL.pathComponents
+    var common = 0
+    while common < min(from.count, to.count) && from[common] == to[common] { common += 1 }
+    let parts = Array(repeating: "..", count: from.count - common) + to[common...]
+    return parts.isEmpty ? "." : parts.joined(separator: "/")
+  }
+}

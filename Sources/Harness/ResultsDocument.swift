@@ -1,0 +1,215 @@
+import Foundation
+
+/// A run as JSON (`bench run --format json`): a schema version, the run's context, every row with
+/// its figures as numbers (`null` where nothing was measured) and the scaling slopes.
+public struct ResultsDocument: Codable, Sendable, Equatable {
+  /// The version of this layout; it changes whenever a field is renamed, removed or retyped.
+  public static let currentSchemaVersion = 2
+
+  public var schemaVersion = Self.currentSchemaVersion
+  public var context: Context
+  public var rows: [Row]
+  public var slopes: [Slope]
+
+  /// What every row of the run shares, and what it was asked to measure.
+  public struct Context: Codable, Sendable, Equatable {
+    public var runID: String
+    public var timestamp: String
+    /// The benchmarked tree's commit (`-dirty` with uncommitted changes), `unknown` outside a
+    /// repository.
+    public var commit: String
+    public var machine: String
+    /// The Swift compiler that built the benchmark, to its minor version.
+    public var toolchain: String
+    /// The jemalloc version, `null` when the allocator is not jemalloc.
+    public var jemalloc: String?
+    public var options: Options
+
+    public init(
+      runID: String, timestamp: String, commit: String, machine: String, toolchain: String,
+      jemalloc: String?, options: Options
+    ) {
+      self.runID = runID
+      self.timestamp = timestamp
+      self.commit = commit
+      self.machine = machine
+      self.toolchain = toolchain
+      self.jemalloc = jemalloc
+      self.options = options
+    }
+  }
+
+  /// The matrix and how each cell repeats (``BenchmarkConfiguration``).
+  public struct Options: Codable, Sendable, Equatable {
+    /// `KIND/VARIANT` for each scene.
+    public var scenes: [String]
+    public var sizes: [Int]
+    public var solvers: [String]
+    public var modes: [String]
+    public var phases: [String]
+    public var seed: UInt64
+    public var rounds: Int
+    public var repetitions: Int
+    public var warmup: Int
+    public var minimumSeconds: Double
+    public var cellBudgetSeconds: Double
+    public var memoryBudgetBytes: Int
+    public var countsInstructions: Bool
+
+    public init(_ configuration: BenchmarkConfiguration) {
+      scenes = configuration.scenes.map { "\($0.kind.rawValue)/\($0.variant)" }
+      sizes = configuration.sizes
+      solvers = configuration.solvers.map(\.rawValue)
+      modes = configuration.modes.map(\.rawValue)
+      phases = configuration.phases.map(\.rawValue)
+      seed = configuration.seed
+      rounds = configuration.rounds
+      repetitions = configuration.repetitions
+      warmup = configuration.warmup
+      minimumSeconds = configuration.minimumTime
+      cellBudgetSeconds = configuration.cellBudget
+      memoryBudgetBytes = configuration.memoryBudget
+      countsInstructions = configuration.countsInstructions
+    }
+  }
+
+  /// One cell. Figures that were not measured (a skipped row's times, instructions outside
+  /// callgrind) are `null`, never 0 or "".
+  public struct Row: Codable, Sendable, Equatable {
+    public var scene: String
+    public var variant: String
+    public var views: Int
+    public var variables: Int?
+    public var constraints: Int?
+    public var solver: String
+    public var mode: String
+    public var phase: String
+    /// `ok`, `skipped` or `error`.
+    public var status: String
+    public var repetitions: Int
+    public var medianNanoseconds: UInt64?
+    public var minimumNanoseconds: UInt64?
+    public var p90Nanoseconds: UInt64?
+    public var maximumNanoseconds: UInt64?
+    /// Each round's repetition times, nanoseconds.
+    public var samplesNanoseconds: [[UInt64]]
+    public var allocations: UInt64?
+    public var allocatedBytes: UInt64?
+    public var retainedBytes: UInt64?
+    public var peakBytes: UInt64?
+    public var instructions: UInt64?
+    public var checksum: String?
+    public var note: String?
+
+    /// The row of `row`: times only where they were measured.
+    public init(_ row: ResultRow) {
+      let timed = row.status == "ok" && row.repetitions > 0 && row.medianNanoseconds > 0
+      let counted = row.status == "ok" || row.variables > 0
+      scene = row.scene
+      variant = row.variant
+      views = row.views
+      variables = counted ? row.variables : nil
+      constraints = counted ? row.constraints : nil
+      solver = row.solver
+      mode = row.mode
+      phase = row.phase
+      status = row.status
+      repetitions = row.repetitions
+      medianNanoseconds = timed ? row.medianNanoseconds : nil
+      minimumNanoseconds = timed ? row.minimumNanoseconds : nil
+      p90Nanoseconds = timed ? row.p90Nanoseconds : nil
+      maximumNanoseconds = timed ? row.maximumNanoseconds : nil
+      samplesNanoseconds = row.samples
+      allocations = row.allocations
+      allocatedBytes = row.allocatedBytes
+      retainedBytes = row.retainedBytes
+      peakBytes = row.peakBytes
+      instructions = row.instructions
+      checksum = row.checksum.isEmpty ? nil : row.checksum
+      note = row.note.isEmpty ? nil : row.note
+    }
+
+    // Written by hand so that a missing figure is an explicit `null`, not an absent key.
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(scene, forKey: .scene)
+      try container.encode(variant, forKey: .variant)
+      try container.encode(views, forKey: .views)
+      try container.encode(variables, forKey: .variables)
+      try container.encode(constraints, forKey: .constraints)
+      try container.encode(solver, forKey: .solver)
+      try container.encode(mode, forKey: .mode)
+      try container.encode(phase, forKey: .phase)
+      try container.encode(status, forKey: .status)
+      try container.encode(repetitions, forKey: .repetitions)
+      try container.encode(medianNanoseconds, forKey: .medianNanoseconds)
+      try container.encode(minimumNanoseconds, forKey: .minimumNanoseconds)
+      try container.encode(p90Nanoseconds, forKey: .p90Nanoseconds)
+      try container.encode(maximumNanoseconds, forKey: .maximumNanoseconds)
+      try container.encode(samplesNanoseconds, forKey: .samplesNanoseconds)
+      try container.encode(allocations, forKey: .allocations)
+      try container.encode(allocatedBytes, forKey: .allocatedBytes)
+      try container.encode(retainedBytes, forKey: .retainedBytes)
+      try container.encode(peakBytes, forKey: .peakBytes)
+      try container.encode(instructions, forKey: .instructions)
+      try container.encode(checksum, forKey: .checksum)
+      try container.encode(note, forKey: .note)
+    }
+  }
+
+  /// How one group phase's figure grows with the view count: the least-squares slope of log
+  /// figure against log views.
+  public struct Slope: Codable, Sendable, Equatable {
+    public var scene: String
+    public var variant: String
+    public var solver: String
+    public var mode: String
+    public var phase: String
+    /// `medianNanoseconds` or `instructions`.
+    public var metric: String
+    public var sizes: [Int]
+    public var slope: Double
+
+    public init(
+      scene: String, variant: String, solver: String, mode: String, phase: String,
+      metric: String, sizes: [Int], slope: Double
+    ) {
+      self.scene = scene
+      self.variant = variant
+      self.solver = solver
+      self.mode = mode
+      self.phase = phase
+      self.metric = metric
+      self.sizes = sizes
+      self.slope = slope
+    }
+  }
+
+  public init(context: Context, rows: [ResultRow], slopes: [Slope]) {
+    self.context = context
+    self.rows = rows.map(Row.init)
+    self.slopes = slopes
+  }
+
+  /// The document as JSON text: keys sorted, indented.
+  public func jsonText() throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: try encoder.encode(self), as: UTF8.self)
+  }
+
+  /// The compiler that built this code, to its minor version.
+  public static var toolchain: String {
+    #if compiler(>=7.0)
+      "Swift 7 or later"
+    #elseif compiler(>=6.4)
+      "Swift 6.4 or later"
+    #elseif compiler(>=6.3)
+      "Swift 6.3"
+    #elseif compiler(>=6.2)
+      "Swift 6.2"
+    #else
+      "Swift before 6.2"
+    #endif
+  }
+}

@@ -1,0 +1,130 @@
+import Harness
+import Testing
+
+@Suite("The time gate")
+struct TimeGateTests {
+  /// p-values from SciPy 1.17's `mannwhitneyu(a, b, alternative="two-sided")`, exact for the
+  /// tie-free cases and asymptotic (tie and continuity corrections) for the one with ties.
+  @Test(
+    arguments: [
+      ([1, 2, 3, 4, 5], [6, 7, 8, 9, 10], 0.007936507936507936),
+      ([1, 3, 5, 7, 9], [2, 4, 6, 8, 10], 0.6904761904761905),
+      ([10, 12, 11, 15, 14, 13], [16, 18, 17, 20, 19, 21], 0.0021645021645021645),
+      ([1, 2, 2, 3, 4, 5, 5, 6], [3, 4, 5, 7, 8, 8, 9, 10], 0.02312567407668022),
+    ] as [([UInt64], [UInt64], Double)])
+  func uTestMatchesSciPy(a: [UInt64], b: [UInt64], expected: Double) {
+    #expect(abs(TimeTest.pValue(a, b) - expected) < 1e-9)
+    #expect(abs(TimeTest.pValue(b, a) - expected) < 1e-9)
+  }
+
+  @Test func theSmallestPValueSaysHowManyRepetitionsAreNeeded() {
+    #expect(abs(TimeTest.smallestPValue(5, 5) - 2.0 / 252) < 1e-12)
+    #expect(TimeTest.smallestPValue(4, 4) > 0.01)  // 2 / 70
+    #expect(TimeTest.smallestPValue(0, 5) == 1)
+  }
+
+  /// Six repetitions around `median` (±2 %), in one round.
+  func round(_ median: UInt64) -> [UInt64] {
+    [98, 99, 100, 100, 101, 102].map { median * $0 / 100 }
+  }
+
+  @Test func aSlowdownEveryRoundShowsIsCaught() {
+    let before = [round(1000), round(1010), round(990)]
+    let after = [round(1500), round(1480), round(1520)]
+    #expect(TimeTest(baseline: before, current: after).verdict == .slower)
+    #expect(TimeTest(baseline: after, current: before).verdict == .faster)
+    // 5 % is below the 10 % threshold, however significant.
+    let slightly = [round(1050), round(1060), round(1040)]
+    let test = TimeTest(baseline: before, current: slightly)
+    #expect(test.verdict == .same && test.pValue! < 0.01)
+  }
+
+  @Test func aBurstOfLoadInOneRoundIsNotAVerdict() {
+    // One round of the current run met a busy machine: its six repetitions are all slow, which
+    // the U test on the pooled times alone would call a regression.
+    let before = [round(1000), round(1000), round(1000)]
+    let burst = [round(2000), round(2000), round(1000)]
+    let test = TimeTest(baseline: before, current: burst)
+    #expect(test.pValue! < 0.01 && test.ratio > 1.1)
+    #expect(test.verdict == .same)
+  }
+
+  @Test func aChangeMustOutgrowTheRoundsDisagreement() {
+    // The baseline's rounds differ by 30 %: a run 1.5 times slower is within twice that.
+    let noisy = [round(1000), round(1300), round(1000)]
+    let slower = [round(1500), round(1500), round(1500)]
+    let test = TimeTest(baseline: noisy, current: slower)
+    #expect(abs(test.roundSpread - 0.3) < 0.01)
+    #expect(test.verdict == .same)
+    // Twice as slow is beyond it.
+    let twice = [round(2700), round(2700), round(2700)]
+    #expect(TimeTest(baseline: noisy, current: twice).verdict == .slower)
+  }
+
+  @Test func tooFewRepetitionsAreNotJudged() {
+    let test = TimeTest(baseline: [[1000, 1001]], current: [[9000, 9001]])
+    #expect(test.verdict == .tooFewSamples && test.pValue == nil)
+  }
+
+  @Test func samplesRoundTripThroughTheCSVByRound() throws {
+    var row = ResultsFileTests().sample()
+    row.samples = [[900, 1000, 1100], [950, 1050]]
+    let text = ResultsFile.text([row])
+    #expect(text.contains(",900 1000 1100|950 1050\r\n"))
+    #expect(try ResultsFile.rows(text) == [row])
+  }
+
+  @Test func columnsAreReadByNameAndTheSamplesMayBeMissing() throws {
+    let row = ResultsFileTests().sample()
+    // A file written before the samples column, with its columns in another order.
+    var columns = ResultRow.columns.filter { $0 != "samples_ns" }
+    let fields = Dictionary(uniqueKeysWithValues: zip(ResultRow.columns, row.fields))
+    columns.swapAt(0, 5)
+    let text = CSV.line(columns) + CSV.line(columns.map { fields[$0]! })
+    #expect(try ResultsFile.rows(text) == [row])
+    // A header that names a column twice is refused.
+    #expect {
+      try ResultsFile.rows(CSV.line(ResultRow.columns + ["note"]))
+    } throws: { error in
+      "\(error)".contains("repeats note")
+    }
+  }
+
+  @Test func poolingKeepsEachRoundAndRefusesADifferentChecksum() {
+    var first = ResultsFileTests().sample()
+    first.samples = [[1000, 1100, 1200]]
+    first.repetitions = 3
+    var second = first
+    second.samples = [[3000, 3100, 3200]]
+    let pooled = ResultRow.pooling(rounds: [[first], [second]])
+    #expect(pooled.count == 1)
+    #expect(pooled[0].samples == [[1000, 1100, 1200], [3000, 3100, 3200]])
+    #expect(pooled[0].repetitions == 6)
+    #expect(pooled[0].medianNanoseconds == 2100 && pooled[0].maximumNanoseconds == 3200)
+    var other = second
+    other.checksum = "0123"
+    #expect(ResultRow.pooling(rounds: [[first], [other]])[0].status == "error")
+    var skipped = second
+    skipped.status = "skipped"
+    skipped.note = "over the budget"
+    let partly = ResultRow.pooling(rounds: [[first], [skipped]])[0]
+    #expect(partly.status == "skipped" && partly.note == "over the budget")
+  }
+
+  @Test func theGateJudgesTimesFromTheirSamples() {
+    var before = ResultsFileTests().sample()
+    before.samples = [round(1000), round(1000), round(1000)]
+    var after = before
+    after.samples = [round(1500), round(1500), round(1500)]
+    let slower = Comparison(baseline: [before], current: [after])
+    #expect(slower.outcome() == .regression)
+    #expect(slower.findings.contains { $0.metric == "median_ns" && $0.regression })
+    #expect(slower.timed == 1 && slower.untimed.isEmpty)
+    #expect(Comparison(baseline: [before], current: [before]).outcome() == .unchanged)
+    var few = before
+    few.samples = [[1000, 1000]]
+    let untimed = Comparison(baseline: [few], current: [after])
+    #expect(untimed.outcome() == .unchanged && untimed.untimed == [before.key])
+    #expect(untimed.markdown.contains("not in 1 (too few repetitions)"))
+  }
+}
