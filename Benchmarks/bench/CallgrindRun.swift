@@ -95,7 +95,7 @@ struct CallgrindRun {
       throw ExitCode(1)
     }
     var missing: [String] = []
-    for index in rows.indices where rows[index].status == "ok" {
+    for index in rows.indices where rows[index].status == .ok {
       rows[index].instructions = counts[rows[index].key]
       if rows[index].instructions == nil { missing.append(rows[index].key) }
     }

@@ -15,7 +15,7 @@ struct Plot: ParsableCommand {
   @Option(help: "The SVG file to write.")
   var output: String
   @Option(help: "The phase to draw.")
-  var phase = "first-solve"
+  var phase = Phase.firstSolve
   @Option(help: "What to draw: time (median), allocated (bytes) or peak (bytes).")
   var metric = Chart.Metric.time
 

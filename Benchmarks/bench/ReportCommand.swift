@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Harness
+import Scenes
 
 /// `bench report CSV…`: a run as a Markdown report read at a glance, with its plots.
 struct Report: ParsableCommand {
@@ -84,24 +85,28 @@ struct Report: ParsableCommand {
   /// resize and bytes held; and against each other solver, at the largest size both measured,
   /// how many times longer it took to build and solve.
   private func headline(_ rows: [ResultRow]) -> [String] {
-    func cell(_ scene: String, _ views: Int, _ solver: String, _ phase: String) -> ResultRow? {
-      rows.first {
-        sceneLabel($0.scene, $0.variant) == scene && $0.views == views && $0.solver == solver
-          && $0.mode == "incremental" && $0.phase == phase && $0.status == "ok"
+    func cell(
+      _ scene: String, _ views: Int, _ solver: ResultRow.Solver, _ phase: Phase
+    ) -> ResultRow? {
+      rows.first { row in
+        row.views == views && row.solver == solver && row.mode == .incremental
+          && row.phase == phase && row.status == .ok && sceneLabel(row.scene, row.variant) == scene
       }
     }
     /// Build plus first solve (kiwisolver's build includes its solve).
-    func together(_ scene: String, _ views: Int, _ solver: String) -> UInt64? {
-      guard let build = cell(scene, views, solver, "build") else { return nil }
-      if solver == "kiwisolver" { return build.medianNanoseconds }
-      guard let solve = cell(scene, views, solver, "first-solve") else { return nil }
+    func together(_ scene: String, _ views: Int, _ solver: ResultRow.Solver) -> UInt64? {
+      guard let build = cell(scene, views, solver, .build) else { return nil }
+      if solver == .kiwisolver { return build.medianNanoseconds }
+      guard let solve = cell(scene, views, solver, .firstSolve) else { return nil }
       return build.medianNanoseconds + solve.medianNanoseconds
     }
     var scenes: [String] = []
     for row in rows where !scenes.contains(sceneLabel(row.scene, row.variant)) {
       scenes.append(sceneLabel(row.scene, row.variant))
     }
-    let others = ["dense", "kiwisolver"].filter { solver in rows.contains { $0.solver == solver } }
+    let others: [ResultRow.Solver] = [.dense, .kiwisolver].filter { solver in
+      rows.contains { $0.solver == solver }
+    }
     var lines = [
       "## Headline: each scene at its largest size", "",
       "The sparse solver in incremental mode at the largest size it measured: build plus first "
@@ -115,23 +120,23 @@ struct Report: ParsableCommand {
     ]
     for scene in scenes {
       let sizes = Set(
-        rows.filter { sceneLabel($0.scene, $0.variant) == scene && $0.status == "ok" }.map(\.views)
+        rows.filter { sceneLabel($0.scene, $0.variant) == scene && $0.status == .ok }.map(\.views)
       ).sorted()
-      guard let views = sizes.last(where: { together(scene, $0, "sparse") != nil }) else {
+      guard let views = sizes.last(where: { together(scene, $0, .sparse) != nil }) else {
         continue
       }
-      let resize = cell(scene, views, "sparse", "resize").map { humanTime($0.medianNanoseconds) }
-      let retained = cell(scene, views, "sparse", "first-solve")?.retainedBytes
+      let resize = cell(scene, views, .sparse, .resize).map { humanTime($0.medianNanoseconds) }
+      let retained = cell(scene, views, .sparse, .firstSolve)?.retainedBytes
       var line =
         "| \(scene) | \(groupedDigits(UInt64(views))) | "
-        + "\(humanTime(together(scene, views, "sparse")!)) | \(resize ?? "–") | "
+        + "\(humanTime(together(scene, views, .sparse)!)) | \(resize ?? "–") | "
         + "\(retained.map(humanBytes) ?? "–") |"
       for other in others {
         let common = sizes.last {
-          together(scene, $0, other) != nil && together(scene, $0, "sparse") != nil
+          together(scene, $0, other) != nil && together(scene, $0, .sparse) != nil
         }
         if let common, let theirs = together(scene, common, other),
-          let ours = together(scene, common, "sparse"), ours > 0
+          let ours = together(scene, common, .sparse), ours > 0
         {
           let ratio = Double(theirs) / Double(ours)
           line +=
@@ -151,9 +156,9 @@ struct Report: ParsableCommand {
     let relative = Self.relativePath(
       from: (output as NSString).deletingLastPathComponent, to: plots)
     var lines = ["## Plots", ""]
-    let charts: [(String, String, Chart.Metric)] =
-      Phase.allCases.map { ($0.rawValue, $0.rawValue, .time) }
-      + [("first-solve-peak", "first-solve", .peak), ("build-allocated", "build", .allocated)]
+    let charts: [(String, Phase, Chart.Metric)] =
+      Phase.allCases.map { ($0.rawValue, $0, .time) }
+      + [("first-solve-peak", .firstSolve, .peak), ("build-allocated", .build, .allocated)]
     for (name, phase, metric) in charts {
       let chart = Chart(rows: rows, phase: phase, metric: metric)
       guard !chart.panels.isEmpty else { continue }
@@ -181,9 +186,9 @@ struct Report: ParsableCommand {
       if !columns.contains(column) { columns.append(column) }
       let key = "\(sceneLabel(row.scene, row.variant))|\(row.phase)|\(row.views)"
       if cells[key] == nil { order.append(key) }
-      let value = row.status == "ok" ? humanTime(row.medianNanoseconds) : row.status
+      let value = row.status == .ok ? humanTime(row.medianNanoseconds) : row.status.rawValue
       cells[key, default: [:]][column] = value
-      if row.status == "ok" { measured.insert(key) }
+      if row.status == .ok { measured.insert(key) }
     }
     var lines = [
       "## Median time per cell", "",
@@ -202,7 +207,7 @@ struct Report: ParsableCommand {
   private func skippedSection(_ rows: [ResultRow]) -> [String] {
     var seen = Set<String>()
     var lines: [String] = []
-    for row in rows where row.status != "ok" && row.note != "not applicable" {
+    for row in rows where row.status != .ok && row.note != "not applicable" {
       let line =
         "- \(sceneLabel(row.scene, row.variant)) \(row.views) \(row.solver) \(row.mode): "
         + "\(row.status): \(row.note)"

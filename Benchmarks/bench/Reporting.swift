@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Harness
+import Scenes
 
 /// Appends rows to `<path>.partial` as they come (each row one write, so the file always ends on
 /// a whole row) and renames it to `path` when the run completes.
@@ -142,7 +143,11 @@ final class ProgressReporter {
 /// rows have no times.
 struct ScalingTable {
   struct Entry {
-    var scene, variant, solver, mode, phase: String
+    var scene: SceneKind
+    var variant: String
+    var solver: ResultRow.Solver
+    var mode: Mode
+    var phase: Phase
     var sizes: [Int]
     var slope: Double
   }
@@ -159,7 +164,7 @@ struct ScalingTable {
     }
     var groups: [String: [ResultRow]] = [:]
     var order: [String] = []
-    for row in rows where row.status == "ok" && figure(row) > 0 {
+    for row in rows where row.status == .ok && figure(row) > 0 {
       let key = "\(row.scene)|\(row.variant)|\(row.solver)|\(row.mode)|\(row.phase)"
       if groups[key] == nil { order.append(key) }
       groups[key, default: []].append(row)
@@ -185,7 +190,8 @@ struct ScalingTable {
   var documentSlopes: [ResultsDocument.Slope] {
     entries.map {
       ResultsDocument.Slope(
-        scene: $0.scene, variant: $0.variant, solver: $0.solver, mode: $0.mode, phase: $0.phase,
+        scene: $0.scene.rawValue, variant: $0.variant, solver: $0.solver.rawValue,
+        mode: $0.mode.rawValue, phase: $0.phase.rawValue,
         metric: metric == "instructions" ? "instructions" : "medianNanoseconds", sizes: $0.sizes,
         slope: $0.slope)
     }
@@ -195,7 +201,8 @@ struct ScalingTable {
     CSV.line(["scene", "variant", "solver", "mode", "phase", "sizes", "slope"])
       + entries.map { entry in
         CSV.line([
-          entry.scene, entry.variant, entry.solver, entry.mode, entry.phase,
+          entry.scene.rawValue, entry.variant, entry.solver.rawValue, entry.mode.rawValue,
+          entry.phase.rawValue,
           entry.sizes.map(String.init).joined(separator: " "), String(format: "%.3f", entry.slope),
         ])
       }.joined()
@@ -248,7 +255,7 @@ func markdownTable(_ rows: [ResultRow]) -> String {
     let scene = sceneLabel(row.scene, row.variant)
     let status = statusCell(row)
     let timing =
-      row.status == "ok"
+      row.status == .ok
       ? "\(humanTime(row.medianNanoseconds)) | \(humanTime(row.minimumNanoseconds)) | "
         + "\(humanTime(row.maximumNanoseconds)) | \(row.repetitions)" : " |  |  | "
     lines.append(
@@ -260,13 +267,13 @@ func markdownTable(_ rows: [ResultRow]) -> String {
 
 /// A row's status as the tables show it: `ok`, or the status with its note.
 func statusCell(_ row: ResultRow) -> String {
-  row.status == "ok" ? "ok" : "\(row.status): \(row.note)"
+  row.status == .ok ? "ok" : "\(row.status): \(row.note)"
 }
 
 /// A scene as tables and charts name it: `form`, or `equal-spacing/layout-guides` for a variant
 /// other than the standard one.
-func sceneLabel(_ scene: String, _ variant: String) -> String {
-  variant == "standard" ? scene : "\(scene)/\(variant)"
+func sceneLabel(_ scene: SceneKind, _ variant: String) -> String {
+  variant == "standard" ? scene.rawValue : "\(scene.rawValue)/\(variant)"
 }
 
 /// A count with its digits in groups of three: 1,234,567.

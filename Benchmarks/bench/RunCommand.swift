@@ -141,7 +141,7 @@ struct Run: ParsableCommand {
     let directory = Self.plotsDirectory(forResults: output)
     var written: [String] = []
     for phase in Phase.allCases {
-      let chart = Chart(rows: rows, phase: phase.rawValue, metric: .time)
+      let chart = Chart(rows: rows, phase: phase, metric: .time)
       guard !chart.panels.isEmpty else { continue }
       if written.isEmpty {
         try FileManager.default.createDirectory(

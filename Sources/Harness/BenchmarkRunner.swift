@@ -73,12 +73,12 @@ public struct BenchmarkRunner {
     row.timestamp = context.timestamp
     row.commit = context.commit
     row.machine = context.machine
-    row.scene = kind.rawValue
+    row.scene = kind
     row.variant = variant
     row.views = size
-    row.solver = solver.rawValue
-    row.mode = mode.rawValue
-    row.phase = phase.rawValue
+    row.solver = ResultRow.Solver(solver)
+    row.mode = mode
+    row.phase = phase
     return row
   }
 
@@ -104,7 +104,7 @@ public struct BenchmarkRunner {
     case .skip(let reason):
       for phase in phases {
         var row = baseRow(kind, variant, size, solver, mode, phase)
-        row.status = "skipped"
+        row.status = .skipped
         row.note = reason
         emit(row)
       }
@@ -234,19 +234,19 @@ public struct BenchmarkRunner {
       row.variables = statistics.variables
       row.constraints = statistics.constraints
       if let refusal, Self.order(of: phase) >= Self.order(of: refusal.phase) {
-        row.status = "skipped"
+        row.status = .skipped
         row.note = refusal.reason
         emit(row)
         continue
       }
       if let error = errors[phase] {
-        row.status = "error"
+        row.status = .error
         row.note = error
         emit(row)
         continue
       }
       guard let times = samples[phase], !times.isEmpty else {
-        row.status = "skipped"
+        row.status = .skipped
         row.note = "not applicable"
         emit(row)
         continue

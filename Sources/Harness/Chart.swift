@@ -48,13 +48,13 @@ public struct Chart: Sendable {
   }
 
   public private(set) var panels: [Panel] = []
-  public let phase: String
+  public let phase: Phase
   public let metric: Metric
 
   /// The chart of `phase`'s `metric` in `rows`: a panel for every scene with a measured row.
   ///
   /// - Complexity: O(rows).
-  public init(rows: [ResultRow], phase: String, metric: Metric) {
+  public init(rows: [ResultRow], phase: Phase, metric: Metric) {
     self.phase = phase
     self.metric = metric
     var order: [String] = []
@@ -62,7 +62,8 @@ public struct Chart: Sendable {
     var seriesOrder: [String: [String]] = [:]
     var measured = Set<String>()
     for row in rows where row.phase == phase {
-      let title = row.variant == "standard" ? row.scene : "\(row.scene)/\(row.variant)"
+      let title =
+        row.variant == "standard" ? row.scene.rawValue : "\(row.scene.rawValue)/\(row.variant)"
       let name = "\(row.solver) \(row.mode)"
       if series[title] == nil {
         order.append(title)
@@ -80,11 +81,11 @@ public struct Chart: Sendable {
         case .peak: row.peakBytes.map { Double($0) }
         case .time: row.medianNanoseconds > 0 ? Double(row.medianNanoseconds) : nil
         }
-      if row.status == "ok", let value, value > 0 {
+      if row.status == .ok, let value, value > 0 {
         series[title]![name]!.points.append((Double(row.views), value))
         measured.insert(title)
-      } else if row.status != "ok" {
-        let reason = row.note.isEmpty ? row.status : "\(row.status): \(row.note)"
+      } else if row.status != .ok {
+        let reason = row.note.isEmpty ? row.status.rawValue : "\(row.status): \(row.note)"
         series[title]![name]!.skipped.append((Double(row.views), reason))
       }
     }

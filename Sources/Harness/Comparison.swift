@@ -98,12 +98,13 @@ public struct Comparison {
         continue
       }
       matched += 1
-      guard row.status == "ok", old.status == "ok" else {
+      guard row.status == .ok, old.status == .ok else {
         if row.status != old.status {
           findings.append(
             Finding(
-              key: row.key, metric: "status", baseline: old.status, current: row.status,
-              verdict: old.status == "ok" ? .regression : .changed))
+              key: row.key, metric: "status", baseline: old.status.rawValue,
+              current: row.status.rawValue,
+              verdict: old.status == .ok ? .regression : .changed))
         }
         continue
       }
@@ -149,7 +150,7 @@ public struct Comparison {
     onlyInBaseline = baseline.map(\.key).filter { !seen.contains($0) }
     // Cells the baseline measured and this run lacks (a truncated run) make the comparison
     // unusable unless a subset is allowed; cells the baseline skipped are no loss.
-    missingMeasured = baseline.filter { $0.status == "ok" && !seen.contains($0.key) }.map(\.key)
+    missingMeasured = baseline.filter { $0.status == .ok && !seen.contains($0.key) }.map(\.key)
   }
 
   private mutating func judgeTime(

@@ -21,14 +21,14 @@ extension ResultRow {
           continue
         }
         defer { pooled[row.key] = cell }
-        guard cell.status == "ok" else { continue }
-        guard row.status == "ok" else {
+        guard cell.status == .ok else { continue }
+        guard row.status == .ok else {
           cell.status = row.status
           cell.note = row.note
           continue
         }
         guard row.checksum == cell.checksum else {
-          cell.status = "error"
+          cell.status = .error
           cell.note =
             "the checksum differs between rounds of the same build (\(cell.checksum), "
             + "\(row.checksum))"
@@ -40,7 +40,7 @@ extension ResultRow {
     }
     return order.map { key in
       var cell = pooled[key]!
-      if cell.status == "ok", !cell.samples.isEmpty {
+      if cell.status == .ok, !cell.samples.isEmpty {
         let summary = TimingSummary(cell.pooledSamples)
         cell.medianNanoseconds = summary.median
         cell.minimumNanoseconds = summary.minimum

@@ -1,18 +1,52 @@
+import AutoLayout
+import Scenes
+
 /// One cell of a benchmark run: a scene at a size, a solver, a mode and a phase, with its
-/// timings, allocator figures and solution checksum. One CSV row.
+/// timings, allocator figures and solution checksum. One CSV row, typed until it is written.
 public struct ResultRow: Equatable, Sendable {
+  /// The solver a row measured: one of ours, or a peer timed by a script into the same columns.
+  public enum Solver: String, CaseIterable, Sendable, CustomStringConvertible {
+    case sparse
+    case dense
+    /// kiwisolver, timed through Python by `scripts/kiwi-timings`.
+    case kiwisolver
+
+    /// The solver a ``SolverKind`` names.
+    public init(_ kind: SolverKind) {
+      switch kind {
+      case .sparse: self = .sparse
+      case .dense: self = .dense
+      }
+    }
+
+    public var description: String { rawValue }
+  }
+
+  /// Whether a cell was measured.
+  public enum Status: String, CaseIterable, Sendable, CustomStringConvertible {
+    /// Measured.
+    case ok
+    /// Not measured: the note says why (a phase that does not apply, a budget).
+    case skipped
+    /// The phase failed: the note holds the error.
+    case error
+
+    public var description: String { rawValue }
+  }
+
   public var runID = ""
   public var timestamp = ""
   public var commit = ""
   public var machine = ""
-  public var scene = ""
-  public var variant = ""
+  public var scene = SceneKind.form
+  /// The scene's variant (`standard` for kinds without variants).
+  public var variant = "standard"
   public var views = 0
   public var variables = 0
   public var constraints = 0
-  public var solver = ""
-  public var mode = ""
-  public var phase = ""
+  public var solver = Solver.sparse
+  public var mode = Mode.incremental
+  public var phase = Phase.build
   public var repetitions = 0
   public var medianNanoseconds: UInt64 = 0
   public var minimumNanoseconds: UInt64 = 0
@@ -39,8 +73,7 @@ public struct ResultRow: Equatable, Sendable {
   public var instructions: UInt64?
   /// The hash of every frame, rounded to 1e-6, after the phase.
   public var checksum = ""
-  /// `ok`, `skipped` (the note says why) or `error` (the note has the error).
-  public var status = "ok"
+  public var status = Status.ok
   public var note = ""
 
   public init() {}
@@ -62,11 +95,12 @@ public struct ResultRow: Equatable, Sendable {
   public var fields: [String] {
     func optional(_ value: UInt64?) -> String { value.map(String.init) ?? "" }
     return [
-      runID, timestamp, commit, machine, scene, variant, String(views), String(variables),
-      String(constraints), solver, mode, phase, String(repetitions), String(medianNanoseconds),
+      runID, timestamp, commit, machine, scene.rawValue, variant, String(views),
+      String(variables), String(constraints), solver.rawValue, mode.rawValue, phase.rawValue,
+      String(repetitions), String(medianNanoseconds),
       String(minimumNanoseconds), String(p90Nanoseconds), String(maximumNanoseconds),
       optional(allocations), optional(allocatedBytes), optional(retainedBytes),
-      optional(peakBytes), optional(instructions), checksum, status, note,
+      optional(peakBytes), optional(instructions), checksum, status.rawValue, note,
       samples.map { $0.map(String.init).joined(separator: " ") }.joined(separator: "|"),
     ]
   }
@@ -101,18 +135,28 @@ public struct ResultRow: Equatable, Sendable {
     func optional(_ name: String) throws(ResultsFileError) -> UInt64? {
       text(name).isEmpty ? nil : try unsigned(name)
     }
+    func typed<Value: RawRepresentable & CaseIterable>(
+      _ name: String, as type: Value.Type
+    ) throws(ResultsFileError) -> Value where Value.RawValue == String {
+      guard let value = Value(rawValue: text(name)) else {
+        throw ResultsFileError(
+          "line \(line): \(name) '\(text(name))' is not one of "
+            + Value.allCases.map(\.rawValue).joined(separator: ", "))
+      }
+      return value
+    }
     runID = text("run_id")
     timestamp = text("timestamp")
     commit = text("commit")
     machine = text("machine")
-    scene = text("scene")
+    scene = try typed("scene", as: SceneKind.self)
     variant = text("variant")
     views = try integer("views")
     variables = try integer("variables")
     constraints = try integer("constraints")
-    solver = text("solver")
-    mode = text("mode")
-    phase = text("phase")
+    solver = try typed("solver", as: Solver.self)
+    mode = try typed("mode", as: Mode.self)
+    phase = try typed("phase", as: Phase.self)
     repetitions = try integer("repetitions")
     medianNanoseconds = try unsigned("median_ns")
     minimumNanoseconds = try unsigned("min_ns")
@@ -124,7 +168,7 @@ public struct ResultRow: Equatable, Sendable {
     peakBytes = try optional("peak_bytes")
     instructions = try optional("instructions")
     checksum = text("checksum")
-    status = text("status")
+    status = try typed("status", as: Status.self)
     note = text("note")
     for round in text("samples_ns").split(separator: "|", omittingEmptySubsequences: false)
     where !text("samples_ns").isEmpty {

@@ -103,17 +103,17 @@ public struct ResultsDocument: Codable, Sendable, Equatable {
 
     /// The row of `row`: times only where they were measured.
     public init(_ row: ResultRow) {
-      let timed = row.status == "ok" && row.repetitions > 0 && row.medianNanoseconds > 0
-      let counted = row.status == "ok" || row.variables > 0
-      scene = row.scene
+      let timed = row.status == .ok && row.repetitions > 0 && row.medianNanoseconds > 0
+      let counted = row.status == .ok || row.variables > 0
+      scene = row.scene.rawValue
       variant = row.variant
       views = row.views
       variables = counted ? row.variables : nil
       constraints = counted ? row.constraints : nil
-      solver = row.solver
-      mode = row.mode
-      phase = row.phase
-      status = row.status
+      solver = row.solver.rawValue
+      mode = row.mode.rawValue
+      phase = row.phase.rawValue
+      status = row.status.rawValue
       repetitions = row.repetitions
       medianNanoseconds = timed ? row.medianNanoseconds : nil
       minimumNanoseconds = timed ? row.minimumNanoseconds : nil

@@ -17,10 +17,10 @@ import Testing
     var rows: [ResultRow] = []
     BenchmarkRunner(configuration: configuration, context: context).run(
       emit: { rows.append($0) }, progress: { _, _, _ in })
-    let steady = rows.filter { $0.phase == "resize" || $0.phase == "constant-change" }
+    let steady = rows.filter { $0.phase == .resize || $0.phase == .constantChange }
     #expect(steady.count == 2)
     for row in steady {
-      #expect(row.status == "ok", "\(row.phase): \(row.note)")
+      #expect(row.status == .ok, "\(row.phase): \(row.note)")
       #expect(row.repetitions == 2, "\(row.phase) measured \(row.repetitions) repetitions")
     }
   }

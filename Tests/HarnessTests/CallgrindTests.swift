@@ -78,12 +78,12 @@ struct CallgrindDumpTests {
 
   @Test func labelsNameCells() {
     var row = ResultRow()
-    row.scene = "equal-spacing"
+    row.scene = .equalSpacing
     row.variant = "layout-guides"
     row.views = 100
-    row.solver = "dense"
-    row.mode = "full"
-    row.phase = "constant-change"
+    row.solver = .dense
+    row.mode = .full
+    row.phase = .constantChange
     let label = Callgrind.label(forCell: row.key)
     #expect(label == "layoutbench cell equal-spacing/layout-guides/100/dense/full/constant-change")
     #expect(Callgrind.cell(fromLabel: label) == row.key)
@@ -153,9 +153,9 @@ struct CallgrindRunTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     let first = try run(bench, in: directory, name: "first")
     let second = try run(bench, in: directory, name: "second")
-    #expect(first.map(\.phase) == ["build", "resize"])
+    #expect(first.map(\.phase) == [.build, .resize])
     for row in first {
-      #expect(row.status == "ok")
+      #expect(row.status == .ok)
       // The rows carry the run's id, which names the folder of its dump files.
       var isDirectory: ObjCBool = false
       let dumps = directory.appending(path: ".build/callgrind/\(row.runID)").path

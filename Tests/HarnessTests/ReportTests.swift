@@ -40,19 +40,19 @@ struct StatisticsTests {
 
 @Suite("CSV and results files")
 struct ResultsFileTests {
-  func sample(_ phase: String = "resize", median: UInt64 = 1000) -> ResultRow {
+  func sample(_ phase: Phase = .resize, median: UInt64 = 1000) -> ResultRow {
     var row = ResultRow()
     row.runID = "r1"
     row.timestamp = "2026-11-21T00:00:00Z"
     row.commit = "abc"
     row.machine = "x86_64 2 cores"
-    row.scene = "form"
+    row.scene = .form
     row.variant = "standard"
     row.views = 100
     row.variables = 412
     row.constraints = 500
-    row.solver = "sparse"
-    row.mode = "incremental"
+    row.solver = .sparse
+    row.mode = .incremental
     row.phase = phase
     row.repetitions = 5
     row.medianNanoseconds = median
@@ -73,7 +73,7 @@ struct ResultsFileTests {
   }
 
   @Test func roundTrip() throws {
-    let rows = [sample(), sample("churn", median: 5000)]
+    let rows = [sample(), sample(.churn, median: 5000)]
     let text = ResultsFile.text(rows)
     #expect(text.hasPrefix("run_id,timestamp,commit,machine,scene,variant,views,"))
     #expect(try ResultsFile.rows(text) == rows)
@@ -151,7 +151,7 @@ struct ComparisonTests {
 
   @Test func filesThatCannotBeComparedAreSaidSo() {
     var other = base
-    other.phase = "churn"
+    other.phase = .churn
     func problems(_ comparison: Comparison, allowingSubset: Bool = false) -> [String] {
       if case .unusable(let problems) = comparison.outcome(allowingSubset: allowingSubset) {
         return problems
@@ -224,8 +224,8 @@ struct ResultsDocumentTests {
   @Test func figuresAreNumbersAndWhatWasNotMeasuredIsNull() throws {
     var measured = ResultsFileTests().sample()
     measured.samples = [[900, 1000, 1100]]
-    var skipped = ResultsFileTests().sample("churn")
-    skipped.status = "skipped"
+    var skipped = ResultsFileTests().sample(.churn)
+    skipped.status = .skipped
     skipped.repetitions = 0
     skipped.medianNanoseconds = 0
     skipped.allocatedBytes = nil
@@ -251,13 +251,15 @@ struct ResultsDocumentTests {
 
 @Suite("Charts")
 struct ChartTests {
-  func row(_ views: Int, _ solver: String, bytes: UInt64?, status: String = "ok") -> ResultRow {
-    var row = ResultsFileTests().sample("first-solve", median: 1000 * UInt64(views))
+  func row(
+    _ views: Int, _ solver: ResultRow.Solver, bytes: UInt64?, status: ResultRow.Status = .ok
+  ) -> ResultRow {
+    var row = ResultsFileTests().sample(.firstSolve, median: 1000 * UInt64(views))
     row.views = views
     row.solver = solver
     row.allocatedBytes = bytes
     row.status = status
-    row.note = status == "ok" ? "" : "over the 30 s cell budget"
+    row.note = status == .ok ? "" : "over the 30 s cell budget"
     return row
   }
 
@@ -271,16 +273,16 @@ struct ChartTests {
 
   @Test func axesReadInTheirUnits() {
     let rows = [
-      row(100, "sparse", bytes: 1_500), row(1000, "sparse", bytes: 150_000),
-      row(10000, "sparse", bytes: 15_000_000),
+      row(100, .sparse, bytes: 1_500), row(1000, .sparse, bytes: 150_000),
+      row(10000, .sparse, bytes: 15_000_000),
     ]
-    let bytes = texts(Chart(rows: rows, phase: "first-solve", metric: .allocated).svg)
+    let bytes = texts(Chart(rows: rows, phase: .firstSolve, metric: .allocated).svg)
     for label in ["1 kB", "10 kB", "100 kB", "1 MB", "10 MB", "100 MB", "100", "1k", "10k"] {
       #expect(bytes.contains(label), "\(label)")
     }
     #expect(!bytes.contains { $0.contains("e-") || $0.contains("e+") })
     // Medians of 100 µs to 10 ms.
-    let times = texts(Chart(rows: rows, phase: "first-solve", metric: .time).svg)
+    let times = texts(Chart(rows: rows, phase: .firstSolve, metric: .time).svg)
     for label in ["100 µs", "1 ms", "10 ms"] { #expect(times.contains(label), "\(label)") }
   }
 
@@ -289,14 +291,14 @@ struct ChartTests {
     let dense = Chart.style(of: "dense incremental")
     #expect(sparse != dense)
     let rows = [
-      row(100, "sparse", bytes: 1_000), row(1000, "sparse", bytes: 10_000),
-      row(100, "dense", bytes: 2_000), row(1000, "dense", bytes: nil, status: "skipped"),
+      row(100, .sparse, bytes: 1_000), row(1000, .sparse, bytes: 10_000),
+      row(100, .dense, bytes: 2_000), row(1000, .dense, bytes: nil, status: .skipped),
     ]
-    let svg = Chart(rows: rows, phase: "first-solve", metric: .allocated).svg
+    let svg = Chart(rows: rows, phase: .firstSolve, metric: .allocated).svg
     #expect(svg.contains("stroke=\"\(dense.color)\""))
     #expect(svg.contains("<title>dense incremental at 1000 views: skipped: over the 30 s cell"))
     // Drawn with only the sparse rows, sparse keeps its colour.
-    let alone = Chart(rows: Array(rows.prefix(2)), phase: "first-solve", metric: .allocated).svg
+    let alone = Chart(rows: Array(rows.prefix(2)), phase: .firstSolve, metric: .allocated).svg
     #expect(alone.contains("stroke=\"\(sparse.color)\"") && !alone.contains(dense.color))
   }
 }

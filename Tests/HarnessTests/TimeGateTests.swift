@@ -103,12 +103,12 @@ struct TimeGateTests {
     #expect(pooled[0].medianNanoseconds == 2100 && pooled[0].maximumNanoseconds == 3200)
     var other = second
     other.checksum = "0123"
-    #expect(ResultRow.pooling(rounds: [[first], [other]])[0].status == "error")
+    #expect(ResultRow.pooling(rounds: [[first], [other]])[0].status == .error)
     var skipped = second
-    skipped.status = "skipped"
+    skipped.status = .skipped
     skipped.note = "over the budget"
     let partly = ResultRow.pooling(rounds: [[first], [skipped]])[0]
-    #expect(partly.status == "skipped" && partly.note == "over the budget")
+    #expect(partly.status == .skipped && partly.note == "over the budget")
   }
 
   @Test func theGateJudgesTimesFromTheirSamples() {
