@@ -19,7 +19,7 @@ struct Compare: ParsableCommand {
       Exit status: 0 unchanged; 1 a regression; 4 improvements only (the baseline may be \
       updated); 2 when the files cannot be compared: a file missing, malformed or of another \
       schema, a cell listed twice, a measured row without a checksum or allocated bytes, no \
-      cell in both files, or (without --allow-subset) cells the baseline measured missing from \
+      cell measured in both files, or (without --allow-subset) cells the baseline measured missing from \
       the current run.
       """)
 

@@ -39,6 +39,8 @@ public struct Comparison {
   public var findings: [Finding] = []
   /// Cells in both files.
   public var matched = 0
+  /// Cells measured (status `ok`) in both files.
+  public var measuredInBoth = 0
   /// Cells only in the baseline (not measured now) and only in the current run.
   public var onlyInBaseline: [String] = []
   public var onlyInCurrent: [String] = []
@@ -108,6 +110,7 @@ public struct Comparison {
         }
         continue
       }
+      measuredInBoth += 1
       for (name, measured) in [("the baseline", old), ("the current run", row)] {
         if measured.checksum.isEmpty {
           inputProblems.append("\(row.key) is measured in \(name) but has no checksum")
@@ -203,11 +206,15 @@ public struct Comparison {
   }
 
   /// What the comparison says. Unusable when a cell is listed twice or a measured row lacks a
-  /// gated figure, when nothing was compared, or (unless `allowingSubset`) when the current run
+  /// gated figure, when no cell was measured in both files, or (unless `allowingSubset`) when the current run
   /// lacks cells the baseline measured.
   public func outcome(allowingSubset: Bool = false) -> Outcome {
     var problems = inputProblems
-    if matched == 0 { problems.append("no cell is in both files: nothing was compared") }
+    if matched == 0 {
+      problems.append("no cell is in both files: nothing was compared")
+    } else if measuredInBoth == 0 {
+      problems.append("no cell is measured in both files: nothing was compared")
+    }
     if !allowingSubset, let first = missingMeasured.first {
       problems.append(
         "the current run lacks \(missingMeasured.count) cell(s) the baseline measured (first: "

@@ -162,6 +162,12 @@ struct ComparisonTests {
     #expect(
       problems(Comparison(baseline: [base], current: []))
         .contains("no cell is in both files: nothing was compared"))
+    // Cells in both files, but measured in neither.
+    var skipped = base
+    skipped.status = .skipped
+    #expect(
+      problems(Comparison(baseline: [skipped], current: [skipped]))
+        == ["no cell is measured in both files: nothing was compared"])
     // A truncated run: a cell the baseline measured is missing, unless a subset is allowed.
     let truncated = Comparison(baseline: [base, other], current: [base])
     #expect(problems(truncated).first?.hasPrefix("the current run lacks 1 cell(s)") == true)

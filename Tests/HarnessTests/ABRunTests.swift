@@ -1,0 +1,80 @@
+import Foundation
+import Harness
+import Testing
+
+/// `bench ab` with the `bench` built with these tests as both builds. Only what does not depend
+/// on the machine's timing is checked: what it writes, how it pools rounds, its exit status.
+@Suite("bench ab in child processes", .serialized)
+struct ABRunTests {
+  static let bench = benchExecutable
+
+  func ab(_ bench: URL, in directory: URL, _ extra: [String]) throws -> Int32 {
+    let process = Process()
+    process.executableURL = bench
+    process.currentDirectoryURL = directory
+    process.arguments =
+      [
+        "ab", bench.path, bench.path, "--scenes", "flat", "--sizes", "20", "--solvers",
+        "sparse", "--modes", "incremental", "--phases", "build,resize", "--repetitions", "6",
+        "--warmup", "1", "--min-time", "0", "--output-directory", "ab", "--quiet",
+      ] + extra
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+
+  @Test(.enabled(if: bench != nil, "needs the bench executable"), .timeLimit(.minutes(3)))
+  func bothBuildsArePooledRoundByRound() throws {
+    let bench = try #require(Self.bench)
+    let directory = FileManager.default.temporaryDirectory
+      .appending(path: "layoutbench-ab-\(getpid())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let status = try ab(bench, in: directory, ["--rounds", "3"])
+    // The same build on both sides: 0, or (on a noisy machine) 1 or 4, but never 2.
+    #expect([0, 1, 4].contains(status))
+    var sides: [[ResultRow]] = []
+    for side in ["baseline", "current"] {
+      let text = try String(
+        contentsOf: directory.appending(path: "ab/\(side).csv"), encoding: .utf8)
+      sides.append(try ResultsFile.rows(text))
+    }
+    #expect(sides[0].map(\.key) == sides[1].map(\.key))
+    #expect(sides[0].map(\.phase) == [.build, .resize])
+    for (old, new) in zip(sides[0], sides[1]) {
+      #expect(old.status == .ok && new.status == .ok)
+      #expect(old.samples.count == 3 && new.samples.count == 3)
+      #expect(old.samples.allSatisfy { $0.count == 6 })
+      #expect(old.repetitions == 18)
+      #expect(old.checksum == new.checksum && old.allocatedBytes == new.allocatedBytes)
+    }
+    #expect(
+      FileManager.default.fileExists(atPath: directory.appending(path: "ab/comparison.md").path))
+    // The scratch files of each round are gone.
+    #expect(!FileManager.default.fileExists(atPath: directory.appending(path: "ab/rounds").path))
+  }
+
+  @Test(.enabled(if: bench != nil, "needs the bench executable"), .timeLimit(.minutes(3)))
+  func nothingMeasuredOrABuildThatFailsIsStatusTwo() throws {
+    let bench = try #require(Self.bench)
+    let directory = FileManager.default.temporaryDirectory
+      .appending(path: "layoutbench-ab-bad-\(getpid())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    // A memory budget of 1 MiB skips every group of 100 views (16 KiB a view is assumed before
+    // any size is measured), so nothing is measured to compare.
+    #expect(try ab(bench, in: directory, ["--sizes", "100", "--memory-budget", "1"]) == 2)
+    // A baseline "build" that exits 1.
+    let process = Process()
+    process.executableURL = bench
+    process.currentDirectoryURL = directory
+    process.arguments = ["ab", "/bin/false", bench.path, "--scenes", "flat", "--sizes", "20"]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 2)
+  }
+}
