@@ -21,6 +21,11 @@ struct AB: ParsableCommand {
       compared: exit 0 unchanged, 1 a regression, 4 improvements only, 2 when they cannot be \
       compared (see `bench compare --help`).
 
+      A cell judged slower or faster is measured again before the verdict stands: its group \
+      runs --confirm-rounds more rounds on both builds, and the cells are judged on all their \
+      rounds. A burst of load that lined up with one build's rounds does not line up again; a \
+      real change shows in every round.
+
       Each binary runs in the package that holds it (found by walking up from its path to a \
       Package.swift), so that its rows name its own commit.
       """)
@@ -38,12 +43,20 @@ struct AB: ParsableCommand {
   var timeThreshold = 0.10
   @Option(help: "The U test's significance level for a time verdict.")
   var significance = 0.01
+  @Option(
+    name: .customLong("confirm-rounds"),
+    help: """
+      Rounds to measure again the groups of any cell whose time was judged slower or faster, \
+      judging them on all their rounds (0: judge once).
+      """)
+  var confirmRounds = 3
   @Flag(help: "Also list the figures that changed without being judged.")
   var verbose = false
   @Flag(help: "No progress lines.")
   var quiet = false
 
   func validate() throws {
+    guard confirmRounds >= 0 else { throw ValidationError("--confirm-rounds cannot be negative") }
     guard timeThreshold >= 0 else { throw ValidationError("--time-threshold cannot be negative") }
     guard significance > 0 && significance < 1 else {
       throw ValidationError("--significance must lie between 0 and 1")
@@ -68,9 +81,12 @@ struct AB: ParsableCommand {
     let scratch = directory + "/rounds"
     try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
     var groups: [[String]] = []
+    var groupIndex: [String: Int] = [:]
     for (kind, variant) in configuration.scenes {
       for solver in configuration.solvers {
         for mode in configuration.modes {
+          groupIndex["\(kind.rawValue)/\(variant)/\(solver.rawValue)/\(mode.rawValue)"] =
+            groups.count
           groups.append([
             "--scenes", "\(kind.rawValue)/\(variant)", "--solvers", solver.rawValue, "--modes",
             mode.rawValue,
@@ -79,42 +95,75 @@ struct AB: ParsableCommand {
       }
     }
     let sides = [("baseline", baseline), ("current", current)]
-    var measured: [[[ResultRow]]] = [[], []]
+    // Each side's rounds of each group, in the order measured.
+    var measured: [[[[ResultRow]]]] = Array(
+      repeating: Array(repeating: [], count: groups.count), count: 2)
     let start = Date()
-    for round in 0..<rounds {
-      for (index, group) in groups.enumerated() {
-        if !quiet {
-          let elapsed = Int(Date().timeIntervalSince(start))
-          printError(
-            "ab: round \(round + 1)/\(rounds), group \(index + 1)/\(groups.count) "
-              + "(\(group[1]) \(group[3]) \(group[5])), \(elapsed) s")
-        }
-        // Alternate which build goes first, so that neither always runs on a machine the
-        // other has just warmed (or heated).
-        let order = (round + index) % 2 == 0 ? [0, 1] : [1, 0]
-        for side in order {
-          let path = "\(scratch)/\(sides[side].0)-\(round)-\(index).csv"
-          var arguments = ["run"] + group + Self.cellArguments(configuration)
-          if side == 1, let slowDown = matrix.slowDown { arguments += ["--slow-down", slowDown] }
-          arguments += ["--output", path, "--quiet"]
-          try runChild(sides[side].1, arguments, log: path + ".log")
-          measured[side].append(try load(path))
+    func measure(_ chosen: [Int], rounds: Int, label: String) throws {
+      for round in 0..<rounds {
+        for (position, index) in chosen.enumerated() {
+          let group = groups[index]
+          if !quiet {
+            let elapsed = Int(Date().timeIntervalSince(start))
+            printError(
+              "ab: \(label)round \(round + 1)/\(rounds), group \(position + 1)/\(chosen.count) "
+                + "(\(group[1]) \(group[3]) \(group[5])), \(elapsed) s")
+          }
+          // Alternate which build goes first, so that neither always runs on a machine the
+          // other has just warmed (or heated).
+          let done = measured[0][index].count
+          let order = (done + position) % 2 == 0 ? [0, 1] : [1, 0]
+          for side in order {
+            let path = "\(scratch)/\(sides[side].0)-\(done)-\(index).csv"
+            var arguments = ["run"] + group + Self.cellArguments(configuration)
+            if side == 1, let slowDown = matrix.slowDown { arguments += ["--slow-down", slowDown] }
+            arguments += ["--output", path, "--quiet"]
+            try runChild(sides[side].1, arguments, log: path + ".log")
+            measured[side][index].append(try load(path))
+          }
         }
       }
     }
-    let pooled = measured.map { runs in
-      ResultRow.pooling(
-        rounds: (0..<rounds).map { round in
-          runs[(round * groups.count)..<((round + 1) * groups.count)].flatMap { $0 }
-        })
+    func compare() -> (Comparison, [[ResultRow]]) {
+      let pooled = measured.map { side in
+        let most = side.map(\.count).max() ?? 0
+        return ResultRow.pooling(
+          rounds: (0..<most).map { round in
+            side.flatMap { rounds in round < rounds.count ? rounds[round] : [] }
+          })
+      }
+      return (
+        Comparison(
+          baseline: pooled[0], current: pooled[1], timeThreshold: timeThreshold,
+          significance: significance), pooled
+      )
+    }
+    try measure(Array(groups.indices), rounds: rounds, label: "")
+    var (comparison, pooled) = compare()
+    // A time verdict is measured again: its groups run for as many more rounds, and every
+    // cell of them is judged on all the rounds. A burst of load that happened to line up with
+    // one build's rounds does not line up again; a real change shows in every round.
+    let judged = Set(
+      comparison.findings.filter { $0.metric == "median_ns" && $0.verdict != .changed }.compactMap {
+        finding in
+        pooled[1].first { $0.key == finding.key }.flatMap {
+          groupIndex["\($0.scene.rawValue)/\($0.variant)/\($0.solver.rawValue)/\($0.mode.rawValue)"]
+        }
+      })
+    var confirmation = ""
+    if confirmRounds > 0 && !judged.isEmpty {
+      try measure(judged.sorted(), rounds: confirmRounds, label: "confirming: ")
+      let first = comparison.findings.filter { $0.metric == "median_ns" && $0.verdict != .changed }
+      (comparison, pooled) = compare()
+      let kept = comparison.findings.filter { $0.metric == "median_ns" && $0.verdict != .changed }
+      confirmation =
+        "\nTime verdicts measured again: \(first.count) cell(s) in \(judged.count) group(s) ran "
+        + "\(confirmRounds) more round(s); \(kept.count) verdict(s) held on all the rounds.\n"
     }
     try writeAtomically(ResultsFile.text(pooled[0]), to: directory + "/baseline.csv")
     try writeAtomically(ResultsFile.text(pooled[1]), to: directory + "/current.csv")
     try? FileManager.default.removeItem(atPath: scratch)
-    let comparison = Comparison(
-      baseline: pooled[0], current: pooled[1], timeThreshold: timeThreshold,
-      significance: significance)
-    let report = comparison.markdown(verbose: verbose)
+    let report = comparison.markdown(verbose: verbose) + confirmation
     print(report, terminator: "")
     try writeAtomically(report, to: directory + "/comparison.md")
     switch comparison.outcome() {
