@@ -55,6 +55,10 @@ struct Run: ParsableCommand {
   /// writes its rows, whose instructions the parent then fills in from the dump files.
   @Option(name: .customLong("callgrind-rows"), help: .hidden)
   var callgrindRows: String?
+  /// Set by a run of several rounds on the process it starts for each: `ROUND/ROUNDS`, for its
+  /// progress lines. Such a process writes only its CSV.
+  @Option(name: .customLong("round-of"), help: .hidden)
+  var roundOf: String?
 
   mutating func run() throws {
     ensureDeterministicHashing()
@@ -85,6 +89,7 @@ struct Run: ParsableCommand {
       }
       configuration.countsInstructions = true
       configuration.repetitions = 1
+      configuration.rounds = 1
       configuration.minimumTime = 0
       // Everything runs several times slower under valgrind (even uninstrumented): the budget
       // that skips a slow group grows to match, so the same groups run as natively.
@@ -95,6 +100,7 @@ struct Run: ParsableCommand {
       printError("bench run: --callgrind-rows needs --callgrind")
       throw ExitCode(64)
     }
+    if roundOf != nil { return }
     let slopes = ScalingTable(rows)
     try writeAtomically(slopes.csv, to: ScalingTable.path(forResults: output))
     let plots = try writePlots(rows, output: output)
@@ -169,35 +175,64 @@ struct Run: ParsableCommand {
       }
     }
     let groups = groupSizes.count
-    groupSizes = Array(repeating: groupSizes, count: configuration.rounds).flatMap { $0 }
-    if !quiet {
+    if !quiet && roundOf == nil {
       printError(
         "bench run: \(groups) groups (\(configuration.scenes.count) scenes or variants x "
           + "\(configuration.sizes.count) sizes x \(configuration.solvers.count) solvers x "
           + "\(configuration.modes.count) modes)"
-          + (configuration.rounds > 1 ? " x \(configuration.rounds) rounds" : "")
+          + (configuration.rounds > 1
+            ? " x \(configuration.rounds) rounds, each in its own process" : "")
           + ", writing \(output)")
     }
-    let progress = ProgressReporter(quiet: quiet, groupSizes: groupSizes)
     var rounds: [[ResultRow]] = []
-    for round in 0..<configuration.rounds {
+    if configuration.rounds > 1 {
+      // Each round in a process of its own: a process's memory layout moves a small cell's
+      // time by several percent for the whole process, so rounds in one process agree more
+      // than two runs do, and the time gate's test of the rounds' disagreement would miss it.
+      for round in 1...configuration.rounds {
+        let path = output + ".round\(round).csv"
+        try runRound(path, "\(round)/\(configuration.rounds)")
+        let data = FileManager.default.contents(atPath: path) ?? Data()
+        let rows = try ResultsFile.rows(String(decoding: data, as: UTF8.self))
+        try? FileManager.default.removeItem(atPath: path)
+        rows.forEach(writer.append)
+        rounds.append(rows)
+      }
+    } else {
+      let progress = ProgressReporter(quiet: quiet, groupSizes: groupSizes)
+      let prefix = roundOf.map { "round \($0): " } ?? ""
       var rows: [ResultRow] = []
-      let prefix = configuration.rounds > 1 ? "round \(round + 1)/\(configuration.rounds): " : ""
       BenchmarkRunner(configuration: configuration, context: context).run(
         emit: { row in
           rows.append(row)
           writer.append(row)
         },
-        progress: { index, _, what in
-          progress.report(round * groups + index, groupSizes.count, prefix + what)
-        })
+        progress: { index, total, what in progress.report(index, total, prefix + what) })
+      progress.finish()
       rounds.append(rows)
     }
     let rows = rounds.count == 1 ? rounds[0] : ResultRow.pooling(rounds: rounds)
     if rounds.count > 1 { writer.rewrite(rows) }
-    progress.finish()
     try writer.commit()
     return rows
+  }
+
+  /// Runs one round of this run's matrix in a new process of this executable, its rows to
+  /// `path`; progress goes to this process's standard error, labelled with `label`.
+  private func runRound(_ path: String, _ label: String) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
+    process.arguments =
+      Array(CommandLine.arguments.dropFirst()) + [
+        "--rounds", "1", "--output", path, "--format", "markdown", "--round-of", label,
+      ]
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      printError("bench run: round \(label) exited \(process.terminationStatus)")
+      throw ExitCode(process.terminationStatus)
+    }
   }
 }
 
