@@ -69,14 +69,16 @@ struct Report: ParsableCommand {
     guard let baseline else {
       return ["**Verdict:** no previous baseline given (`--baseline`).", ""]
     }
-    let comparison = Comparison(
-      baseline: try load(baseline), current: rows, timeThreshold: .infinity)
+    let previous = try load(baseline)
+    let comparison = Comparison(baseline: previous, current: rows, timeThreshold: .infinity)
+    let named = previous.first.map { "run `\($0.runID)` at commit `\($0.commit)`" } ?? baseline
     var lines = comparison.markdown(allowingSubset: true).split(
       separator: "\n", omittingEmptySubsequences: false
     ).map(String.init)
     // Its heading becomes the report's verdict line.
     lines.removeFirst(2)
-    lines[0] = "**Verdict against `\(baseline)`** (deterministic figures): " + lines[0]
+    lines[0] = "**Verdict against the previous baseline** (\(named); deterministic figures): "
+      + lines[0]
     while lines.last?.isEmpty == true { lines.removeLast() }
     return lines + [""]
   }
