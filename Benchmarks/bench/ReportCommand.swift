@@ -77,7 +77,8 @@ struct Report: ParsableCommand {
     ).map(String.init)
     // Its heading becomes the report's verdict line.
     lines.removeFirst(2)
-    lines[0] = "**Verdict against the previous baseline** (\(named); deterministic figures): "
+    lines[0] =
+      "**Verdict against the previous baseline** (\(named); deterministic figures): "
       + lines[0]
     while lines.last?.isEmpty == true { lines.removeLast() }
     return lines + [""]
