@@ -135,7 +135,7 @@ struct AB: ParsableCommand {
       return (
         Comparison(
           baseline: pooled[0], current: pooled[1], timeThreshold: timeThreshold,
-          significance: significance), pooled
+          significance: significance, strictness: .allButOneRound), pooled
       )
     }
     try measure(Array(groups.indices), rounds: rounds, label: "")

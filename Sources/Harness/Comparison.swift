@@ -51,8 +51,8 @@ public struct Comparison {
   public var untimed: [String] = []
   /// Measured cells in both files whose times were judged.
   public var timed = 0
-  /// Judged cells whose rounds disagree so much (``TimeTest/roundSpread`` of a quarter or
-  /// more) that a change of 1.5 times would not be a verdict.
+  /// Judged cells whose rounds disagree so much (``TimeTest/smallestCallableSlowdown`` of 0.5
+  /// or more) that a change of 1.5 times would not be a verdict.
   public var noisy: [String] = []
   /// Whether times were judged at all (a finite time threshold).
   public var timeGated = true
@@ -80,7 +80,8 @@ public struct Comparison {
   /// - Complexity: O(rows of both files), plus ``TimeTest``'s cost a cell.
   public init(
     baseline: [ResultRow], current: [ResultRow], timeThreshold: Double = 0.10,
-    significance: Double = 0.01, countTolerance: Double = 0.01
+    significance: Double = 0.01, strictness: TimeTest.Strictness = .everyRound,
+    countTolerance: Double = 0.01
   ) {
     timeGated = timeThreshold.isFinite
     var base: [String: ResultRow] = [:]
@@ -147,7 +148,8 @@ public struct Comparison {
             verdict: verdict))
       }
       if timeThreshold.isFinite, old.medianNanoseconds > 0, row.medianNanoseconds > 0 {
-        judgeTime(old, row, threshold: timeThreshold, significance: significance)
+        judgeTime(
+          old, row, threshold: timeThreshold, significance: significance, strictness: strictness)
       }
     }
     onlyInBaseline = baseline.map(\.key).filter { !seen.contains($0) }
@@ -157,7 +159,8 @@ public struct Comparison {
   }
 
   private mutating func judgeTime(
-    _ old: ResultRow, _ row: ResultRow, threshold: Double, significance: Double
+    _ old: ResultRow, _ row: ResultRow, threshold: Double, significance: Double,
+    strictness: TimeTest.Strictness
   ) {
     let verdict: Verdict
     let detail: String
@@ -176,8 +179,10 @@ public struct Comparison {
     } else {
       let test = TimeTest(
         baseline: old.samples, current: row.samples, threshold: threshold,
-        significance: significance)
-      if test.verdict != .tooFewSamples && test.roundSpread >= 0.25 { noisy.append(row.key) }
+        significance: significance, strictness: strictness)
+      if test.verdict != .tooFewSamples && test.smallestCallableSlowdown >= 0.5 {
+        noisy.append(row.key)
+      }
       switch test.verdict {
       case .tooFewSamples:
         untimed.append(row.key)

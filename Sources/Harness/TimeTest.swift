@@ -36,6 +36,23 @@ public struct TimeTest: Sendable, Equatable {
   /// How much the medians of one run's rounds differ: the largest round median over the
   /// smallest, less one, in whichever run differs more. 0 with one round a run.
   public var roundSpread: Double
+  /// The smallest slowdown (relative) the rounds let the test call: the threshold, or more
+  /// where the rounds disagree. A cell whose figure is 0.5 or more cannot show a change of 1.5
+  /// times. `nan` when not judged.
+  public var smallestCallableSlowdown = Double.nan
+
+  /// How many of a run's rounds a verdict must carry.
+  public enum Strictness: Sendable, Equatable {
+    /// Every round: every round of one run beyond every round of the other, and a change of
+    /// more than twice the rounds' disagreement. For a verdict on two files, which cannot be
+    /// measured again.
+    case everyRound
+    /// All but one round a side: with three rounds or more, each run's round most in favour of
+    /// a change is set aside, and the change must pass the others' disagreement once. For
+    /// `bench ab`, which measures any verdict again before it stands: a round of a process
+    /// that landed beside a busy neighbour for its whole life no longer hides a change.
+    case allButOneRound
+  }
 
   /// Tests `current` against `baseline`, each given as the repetition times of each round that
   /// measured the cell: `slower` (or `faster`) when
@@ -43,31 +60,49 @@ public struct TimeTest: Sendable, Equatable {
   /// 1. the U test on the pooled times gives a two-sided p-value below `significance`;
   /// 2. the pooled medians differ by more than `threshold` (relative);
   /// 3. every round of the current run has its median above (below) every round of the
-  ///    baseline's;
-  /// 4. the medians differ by more than twice ``roundSpread``.
+  ///    baseline's (with ``Strictness/allButOneRound``, once each run's round most in favour
+  ///    of the change is set aside);
+  /// 4. the medians differ by more than twice ``roundSpread`` (once, with
+  ///    ``Strictness/allButOneRound``).
   ///
   /// Repetitions within a round run back to back, so a burst of load on the machine slows them
   /// together and the U test, which takes them for independent draws, finds a difference that
-  /// is not there; rounds run minutes apart see different load, so a change every round shows,
-  /// and one larger than the rounds' own disagreement, is the build's. With one round a side
-  /// the last two conditions are implied by the first two.
+  /// is not there; rounds run minutes apart, each in a process of its own, see different load
+  /// and memory layouts, so a change the rounds show, larger than their own disagreement, is
+  /// the build's. With one round a side the last two conditions are implied by the first two.
   ///
   /// - Complexity: O((m + n) log(m + n)) for m and n repetitions, plus O(m · n · min(m, n)) for
   ///   the exact distribution when both runs have at most ``exactLimit`` and no time repeats.
   public init(
     baseline: [[UInt64]], current: [[UInt64]], threshold: Double = 0.10,
-    significance: Double = 0.01
+    significance: Double = 0.01, strictness: Strictness = .everyRound
   ) {
     let before = baseline.flatMap { $0 }, after = current.flatMap { $0 }
     let old = TimingSummary(before).median, new = TimingSummary(after).median
     ratio = old > 0 ? Double(new) / Double(old) : .nan
     let oldRounds = baseline.filter { !$0.isEmpty }.map { Double(TimingSummary($0).median) }
+      .sorted()
     let newRounds = current.filter { !$0.isEmpty }.map { Double(TimingSummary($0).median) }
-    roundSpread =
-      [oldRounds, newRounds].map { rounds in
-        guard let low = rounds.min(), let high = rounds.max(), low > 0 else { return 0 }
-        return high / low - 1
-      }.max() ?? 0
+      .sorted()
+    func spread(_ rounds: ArraySlice<Double>) -> Double {
+      guard let low = rounds.first, let high = rounds.last, low > 0 else { return 0 }
+      return high / low - 1
+    }
+    let lenient = strictness == .allButOneRound
+    // The rounds a verdict rests on, for a slower or a faster current run: each run's round
+    // most in favour of that change set aside when allowed and there are three or more.
+    func kept(_ rounds: [Double], droppingHighest: Bool) -> ArraySlice<Double> {
+      guard lenient && rounds.count >= 3 else { return rounds[...] }
+      return droppingHighest ? rounds.dropLast() : rounds.dropFirst()
+    }
+    let slowerRounds = (
+      kept(oldRounds, droppingHighest: true), kept(newRounds, droppingHighest: false)
+    )
+    let fasterRounds = (
+      kept(oldRounds, droppingHighest: false), kept(newRounds, droppingHighest: true)
+    )
+    let factor = lenient ? 1.0 : 2.0
+    roundSpread = max(spread(oldRounds[...]), spread(newRounds[...]))
     guard old > 0, new > 0,
       Self.smallestPValue(before.count, after.count) < significance
     else {
@@ -77,10 +112,18 @@ public struct TimeTest: Sendable, Equatable {
     }
     let p = Self.pValue(before, after)
     pValue = p
-    let margin = max(threshold, 2 * roundSpread)
-    if p < significance && ratio > 1 + margin && newRounds.min()! > oldRounds.max()! {
+    let slowerMargin = max(
+      threshold, factor * max(spread(slowerRounds.0), spread(slowerRounds.1)))
+    smallestCallableSlowdown = slowerMargin
+    let fasterMargin = max(
+      threshold, factor * max(spread(fasterRounds.0), spread(fasterRounds.1)))
+    if p < significance && ratio > 1 + slowerMargin
+      && slowerRounds.1.first! > slowerRounds.0.last!
+    {
       verdict = .slower
-    } else if p < significance && 1 / ratio > 1 + margin && newRounds.max()! < oldRounds.min()! {
+    } else if p < significance && 1 / ratio > 1 + fasterMargin
+      && fasterRounds.1.last! < fasterRounds.0.first!
+    {
       verdict = .faster
     } else {
       verdict = .same

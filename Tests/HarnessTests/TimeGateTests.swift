@@ -61,6 +61,20 @@ struct TimeGateTests {
     #expect(TimeTest(baseline: noisy, current: twice).verdict == .slower)
   }
 
+  @Test func abSetsAsideOneOutlyingRoundASide() {
+    // One baseline round ran in a process that shared its core for its whole life: every round
+    // of the current run is 1.5 times the other two, not beyond that one.
+    let before = [round(1000), round(1000), round(1500)]
+    let after = [round(1500), round(1480), round(1520)]
+    #expect(TimeTest(baseline: before, current: after).verdict == .same)
+    let lenient = TimeTest(baseline: before, current: after, strictness: .allButOneRound)
+    #expect(lenient.verdict == .slower)
+    // Two rounds out of three out of line are not set aside.
+    let twice = [round(1000), round(1500), round(1500)]
+    #expect(
+      TimeTest(baseline: twice, current: after, strictness: .allButOneRound).verdict == .same)
+  }
+
   @Test func tooFewRepetitionsAreNotJudged() {
     let test = TimeTest(baseline: [[1000, 1001]], current: [[9000, 9001]])
     #expect(test.verdict == .tooFewSamples && test.pValue == nil)
