@@ -242,9 +242,9 @@ struct SegmentPool<Element: PoolElement> {
   private var slotCount: Int { units.count << Self.unitShift }
 
   /// Whether the blocks have room for more than `ratio` times the `used` elements of its
-  /// segments (plus a fixed allowance, so that small pools are left alone).
-  func isWasteful(holding used: Int, beyond ratio: Double) -> Bool {
-    Double(slotCount) > ratio * Double(used) + 4096
+  /// segments plus `allowance` slots.
+  func isWasteful(holding used: Int, beyond ratio: Double, allowance: Int) -> Bool {
+    Double(slotCount) > ratio * Double(used) + Double(allowance)
   }
 
   /// Rebuilds the pool holding exactly the elements `segments` use, each segment at its exact

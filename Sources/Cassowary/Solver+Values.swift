@@ -37,9 +37,10 @@ extension Solver {
   /// Replaces the tableau by one built from the current constraints and edit suggestions,
   /// keeping the pivot counts and what the client was last told; unchanged if it throws.
   mutating func rebuild() throws(SolverError) {
-    let constraints = records.indices.compactMap { index in
-      records[index].map { (ConstraintID(index), $0.constraint) }
-    }
+    let constraints = canonicalOrder(
+      records.indices.compactMap { index in
+        records[index].map { (ConstraintID(index), $0.constraint) }
+      })
     let edits = self.edits.sorted { $0.key < $1.key }.map { (Variable(id: $0.key), $0.value) }
     // Variables past the last one reported non-zero need no entries: no constraint mentions
     // them, so they read 0 as they were last reported, and the tables indexed by variable end
@@ -92,6 +93,61 @@ extension Solver {
         dirtyVariables.append(Int32(index))
       }
     }
+  }
+
+  /// The constraints in an order that depends on what they say, not on their ids or history:
+  /// by the newest variable each mentions, then the oldest, then their content. A rebuild adds
+  /// them in this order, so the tableau it makes (its subjects, and so its fill-in and memory)
+  /// is a function of the constraints alone: after a run of edits is undone, a rebuild holds
+  /// what a rebuild before it held. Variables are numbered as the client made them (a view's
+  /// before its subviews'), so a constraint tends to come after those that fix the variables
+  /// it refers to, and its newest variable becomes its row's subject without a pivot.
+  ///
+  /// - Complexity: O(*n* log *n*) comparisons for *n* constraints.
+  func canonicalOrder(
+    _ constraints: [(ConstraintID, Constraint)]
+  ) -> [(ConstraintID, Constraint)] {
+    var keys: [(newest: Int32, oldest: Int32, index: Int)] = []
+    keys.reserveCapacity(constraints.count)
+    for (index, (_, constraint)) in constraints.enumerated() {
+      var newest: Int32 = -1
+      var oldest: Int32 = .max
+      for term in constraint.expression.terms {
+        newest = max(newest, term.variable.id)
+        oldest = min(oldest, term.variable.id)
+      }
+      keys.append((newest, oldest, index))
+    }
+    keys.sort { a, b in
+      if a.newest != b.newest { return a.newest < b.newest }
+      if a.oldest != b.oldest { return a.oldest < b.oldest }
+      let order = Self.compareContent(constraints[a.index].1, constraints[b.index].1)
+      return order != 0 ? order < 0 : constraints[a.index].0 < constraints[b.index].0
+    }
+    return keys.map { constraints[$0.index] }
+  }
+
+  /// -1, 0 or 1 as `a` comes before, with or after `b` in a total order of what constraints
+  /// say (terms as written, constant, relation, priority); equal constraints compare 0.
+  private static func compareContent(_ a: Constraint, _ b: Constraint) -> Int {
+    func compare<T: Comparable>(_ x: T, _ y: T) -> Int { x < y ? -1 : (x > y ? 1 : 0) }
+    func rank(_ relation: Relation) -> Int {
+      switch relation {
+      case .equal: 0
+      case .lessThanOrEqual: 1
+      case .greaterThanOrEqual: 2
+      }
+    }
+    let (x, y) = (a.expression, b.expression)
+    var order = compare(x.terms.count, y.terms.count)
+    for (s, t) in zip(x.terms, y.terms) where order == 0 {
+      order = compare(s.variable.id, t.variable.id)
+      if order == 0 { order = compare(s.coefficient, t.coefficient) }
+    }
+    if order == 0 { order = compare(x.constant, y.constant) }
+    if order == 0 { order = compare(rank(a.relation), rank(b.relation)) }
+    if order == 0 { order = compare(a.priority, b.priority) }
+    return order
   }
 
   public mutating func reset() {

@@ -659,10 +659,13 @@ extension SparseTableau {
     }
 
     mutating func trimExcess() {
-      if cells.isWasteful(holding: cellTotal, beyond: 1.5) {
+      // Close to the contents: how the pools grew (in a build, or in the rebuild that follows a
+      // long run of edits) must not decide what they hold afterwards; a compaction costs a pass
+      // over the cells, as the batch that called this did.
+      if cells.isWasteful(holding: cellTotal, beyond: 1.0625, allowance: 256) {
         cells.compact(&rows, holding: cellTotal)
       }
-      if entries.isWasteful(holding: cellTotal, beyond: 1.5) {
+      if entries.isWasteful(holding: cellTotal, beyond: 1.0625, allowance: 256) {
         entries.compact(&columns, holding: cellTotal)
       }
       accumulator.trimExcessCapacity()
