@@ -37,10 +37,13 @@ extension Solver {
   /// Replaces the tableau by one built from the current constraints and edit suggestions,
   /// keeping the pivot counts and what the client was last told; unchanged if it throws.
   mutating func rebuild() throws(SolverError) {
-    let constraints = canonicalOrder(
-      records.indices.compactMap { index in
-        records[index].map { (ConstraintID(index), $0.constraint) }
-      })
+    let byID = records.indices.compactMap { index in
+      records[index].map { (ConstraintID(index), $0.constraint) }
+    }
+    // Sparse only: the order decides a sparse tableau's fill-in. A dense one costs rows × columns
+    // whatever it holds, and rebuilt in this order after a 200-view equal-spacing soak it kept a
+    // matrix 15 MB larger than in id order (why is not known), so it keeps the id order.
+    let constraints = Tableau.indexesColumns ? canonicalOrder(byID) : byID
     let edits = self.edits.sorted { $0.key < $1.key }.map { (Variable(id: $0.key), $0.value) }
     // Variables past the last one reported non-zero need no entries: no constraint mentions
     // them, so they read 0 as they were last reported, and the tables indexed by variable end
