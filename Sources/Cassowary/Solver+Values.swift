@@ -40,10 +40,9 @@ extension Solver {
     let byID = records.indices.compactMap { index in
       records[index].map { (ConstraintID(index), $0.constraint) }
     }
-    // Sparse only: the order decides a sparse tableau's fill-in. A dense one costs rows × columns
-    // whatever it holds, and rebuilt in this order after a 200-view equal-spacing soak it kept a
-    // matrix 15 MB larger than in id order (why is not known), so it keeps the id order.
-    let constraints = Tableau.indexesColumns ? canonicalOrder(byID) : byID
+    // Sparse only: the order decides a sparse tableau's fill-in; a dense one costs rows × columns
+    // whatever it holds, and in this order it was seen to keep a wider matrix.
+    let constraints = Tableau.indexesColumns ? Self.canonicalOrder(byID) : byID
     let edits = self.edits.sorted { $0.key < $1.key }.map { (Variable(id: $0.key), $0.value) }
     // Variables past the last one reported non-zero need no entries: no constraint mentions
     // them, so they read 0 as they were last reported, and the tables indexed by variable end
@@ -107,7 +106,7 @@ extension Solver {
   /// it refers to, and its newest variable becomes its row's subject without a pivot.
   ///
   /// - Complexity: O(*n* log *n*) comparisons for *n* constraints.
-  func canonicalOrder(
+  static func canonicalOrder(
     _ constraints: [(ConstraintID, Constraint)]
   ) -> [(ConstraintID, Constraint)] {
     var keys: [(newest: Int32, oldest: Int32, index: Int)] = []
@@ -124,7 +123,7 @@ extension Solver {
     keys.sort { a, b in
       if a.newest != b.newest { return a.newest < b.newest }
       if a.oldest != b.oldest { return a.oldest < b.oldest }
-      let order = Self.compareContent(constraints[a.index].1, constraints[b.index].1)
+      let order = compareContent(constraints[a.index].1, constraints[b.index].1)
       return order != 0 ? order < 0 : constraints[a.index].0 < constraints[b.index].0
     }
     return keys.map { constraints[$0.index] }
