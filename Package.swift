@@ -20,10 +20,22 @@ let package = Package(
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
   ],
   targets: [
-    // Constraint solvers: the optimized sparse-tableau solver and the dense baseline.
+    // Constraint solvers: the optimized sparse-tableau solver, the dense baseline, kiwi behind
+    // the same protocol, and the list of solver strategies.
     .target(
       name: "Cassowary",
-      dependencies: [.product(name: "HeapModule", package: "swift-collections")]
+      dependencies: ["CKiwi", .product(name: "HeapModule", package: "swift-collections")]
+    ),
+
+    // A C interface to kiwi (C++), compiled against the headers `scripts/peers/kiwi-peer
+    // install` places in .build-peers; without them it builds and reports kiwi unavailable.
+    // DWARF 4, because valgrind 3.19 (Debian's) cannot read clang's default DWARF 5 and would
+    // refuse to run `bench run --callgrind` at all.
+    .target(
+      name: "CKiwi",
+      cxxSettings: [
+        .headerSearchPath("../../.build-peers/kiwi/include"), .unsafeFlags(["-gdwarf-4"]),
+      ]
     ),
 
     // The Auto Layout model: views, guides, anchors, constraints, the two passes, diagnostics.
@@ -78,5 +90,6 @@ let package = Package(
       name: "ScenesTests", dependencies: ["Scenes", "AutoLayout", "Cassowary"],
       exclude: ["Fixtures"]),
     .testTarget(name: "HarnessTests", dependencies: ["Harness", "Scenes", "Cassowary"]),
-  ]
+  ],
+  cxxLanguageStandard: .cxx17
 )

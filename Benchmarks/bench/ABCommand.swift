@@ -85,10 +85,10 @@ struct AB: ParsableCommand {
     for (kind, variant) in configuration.scenes {
       for solver in configuration.solvers {
         for mode in configuration.modes {
-          groupIndex["\(kind.rawValue)/\(variant)/\(solver.rawValue)/\(mode.rawValue)"] =
+          groupIndex["\(kind.rawValue)/\(variant)/\(solver.name)/\(mode.rawValue)"] =
             groups.count
           groups.append([
-            "--scenes", "\(kind.rawValue)/\(variant)", "--solvers", solver.rawValue, "--modes",
+            "--scenes", "\(kind.rawValue)/\(variant)", "--solvers", solver.name, "--modes",
             mode.rawValue,
           ])
         }

@@ -19,6 +19,7 @@ struct Bench: ParsableCommand {
       "LayoutBench bench \(benchVersion) (results schema \(ResultsDocument.currentSchemaVersion))",
     subcommands: [
       Run.self, Compare.self, AB.self, Report.self, Plot.self, Stress.self, ListScenes.self,
+      ListSolvers.self,
       Export.self,
       Solve.self, SolverProbe.self, Environment.self,
     ],

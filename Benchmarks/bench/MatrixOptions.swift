@@ -1,5 +1,6 @@
 import ArgumentParser
 import AutoLayout
+import Cassowary
 import Harness
 import Scenes
 
@@ -10,7 +11,10 @@ struct MatrixOptions: ParsableArguments {
   var scenes: String?
   @Option(help: "View counts, comma-separated.")
   var sizes: String?
-  @Option(help: "sparse, dense (comma-separated).")
+  @Option(
+    help:
+      "Solver strategies, comma-separated (see `bench solvers`; default: \(SolverStrategy.exact.map(\.name).joined(separator: ",")))."
+  )
   var solvers: String?
   @Option(help: "incremental, full (comma-separated).")
   var modes: String?
@@ -102,9 +106,13 @@ struct MatrixOptions: ParsableArguments {
       configuration.sizes = sizes
     }
     if let solvers = try list(
-      solvers, "solver", valid: SolverKind.allCases.map(\.rawValue),
-      parse: SolverKind.init(rawValue:))
+      solvers, "solver", valid: SolverStrategy.all.map(\.name),
+      parse: SolverStrategy.named)
     {
+      if let missing = solvers.first(where: { !$0.isAvailable }) {
+        throw UsageError(
+          message: "solver \(missing.name) is unavailable: \(missing.unavailableReason ?? "")")
+      }
       configuration.solvers = solvers
     }
     if let modes = try list(

@@ -10,7 +10,7 @@ struct Plot: ParsableCommand {
     abstract: "Draw log-log charts of a results CSV as SVG: one panel per scene, one line per "
       + "solver and mode.")
 
-  @Argument(help: "A results CSV (from bench run, or kiwi-peer time rows).")
+  @Argument(help: "A results CSV (from bench run).")
   var results: String
   @Option(help: "The SVG file to write.")
   var output: String

@@ -12,11 +12,11 @@ struct Report: ParsableCommand {
       `bench compare --ignore-time` judges them: times measured at different times on a shared \
       machine are compared with `bench ab`), then the headline figures of each scene at the \
       largest size sparse measured, the plots, the slopes, the median of every cell measured by \
-      at least one solver, and the skipped cells with why. Further CSVs (such as kiwisolver's \
-      timings, scripts/kiwi-timings) are merged in, beside ours.
+      at least one solver, and the skipped cells with why. Further CSVs are merged in, beside \
+      the first.
       """)
 
-  @Argument(help: "Results CSVs: a run, then any peers' rows (kiwisolver) to show beside it.")
+  @Argument(help: "Results CSVs: a run, then any other runs' rows to show beside it.")
   var results: [String]
   @Option(help: "The previous baseline, to start the report with the comparison.")
   var baseline: String?
@@ -107,8 +107,10 @@ struct Report: ParsableCommand {
     for row in rows where !scenes.contains(sceneLabel(row.scene, row.variant)) {
       scenes.append(sceneLabel(row.scene, row.variant))
     }
-    let others: [ResultRow.Solver] = [.dense, .kiwisolver].filter { solver in
-      rows.contains { $0.solver == solver }
+    // Every other solver in the rows, in the order they first appear.
+    var others: [ResultRow.Solver] = []
+    for row in rows where row.solver != .sparse && !others.contains(row.solver) {
+      others.append(row.solver)
     }
     var lines = [
       "## Headline: each scene at its largest size", "",

@@ -5,8 +5,6 @@ import Foundation
 import Scenes
 
 extension SceneKind: ExpressibleByArgument {}
-extension SolverKind: ExpressibleByArgument {}
-
 /// `bench scenes`: the scene kinds, one line each.
 struct ListScenes: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -66,10 +64,11 @@ struct Solve: ParsableCommand {
 
   @Argument(help: "The file; - or /dev/stdin for standard input.")
   var file: String
-  @Option(help: "sparse or dense.")
-  var solver: SolverKind = .sparse
+  @Option(help: "The solver strategy (see `bench solvers`).")
+  var solver: SolverStrategy = .sparse
 
   func run() throws {
+    try requireAvailable([solver], command: "solve")
     let data: Data
     if file == "-" || file == "/dev/stdin" {
       data = FileHandle.standardInput.readDataToEndOfFile()
@@ -81,7 +80,7 @@ struct Solve: ParsableCommand {
       data = contents
     }
     let result = ConstraintFile.solve(
-      text: String(decoding: data, as: UTF8.self), file: file, dense: solver == .dense)
+      text: String(decoding: data, as: UTF8.self), file: file, solver: solver)
     FileHandle.standardOutput.write(Data(result.output.utf8))
     if !result.error.isEmpty { printError(result.error) }
     if result.status != 0 { throw ExitCode(result.status) }

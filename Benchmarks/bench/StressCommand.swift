@@ -1,5 +1,6 @@
 import ArgumentParser
 import AutoLayout
+import Cassowary
 import Foundation
 import Harness
 import Scenes
@@ -116,8 +117,13 @@ struct Stress: ParsableCommand {
       throw UsageError(
         message: "unknown scene '\(scene)'; valid: \(names.joined(separator: ", "))")
     }
-    guard let solverKind = SolverKind(rawValue: solver) else {
-      throw UsageError(message: "unknown solver '\(solver)'; valid: sparse, dense")
+    guard let solverKind = SolverStrategy.named(solver),
+      SolverStrategy.exact.contains(solverKind)
+    else {
+      throw UsageError(
+        message: "bench stress checks Auto Layout's exact semantics; solver '\(solver)' "
+          + "is not one of "
+          + SolverStrategy.exact.map(\.name).joined(separator: ", "))
     }
     guard views >= 1 else { throw UsageError(message: "--views must be at least 1") }
     if let operations, operations < 1 {

@@ -6,21 +6,6 @@ import Cassowary
   import Darwin
 #endif
 
-/// Which solver an engine drives: the optimized sparse one or the dense baseline.
-public enum SolverKind: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
-  case sparse
-  case dense
-
-  public var description: String { rawValue }
-
-  func makeSolver() -> any LayoutSolver {
-    switch self {
-    case .sparse: SparseSolver()
-    case .dense: DenseSolver()
-    }
-  }
-}
-
 /// Counters an engine keeps about its work, for the harness: it reads them before and after a
 /// phase and reports the difference.
 public struct LayoutStatistics: Equatable, Sendable {
@@ -55,7 +40,7 @@ public struct LayoutStatistics: Equatable, Sendable {
 /// A root view makes its engine when a constraint in its tree is first activated.
 public final class LayoutEngine {
   /// The solver in use.
-  public let solverKind: SolverKind
+  public let solverKind: SolverStrategy
   var solver: any LayoutSolver
   /// Installed constraints by solver id (ids given back are reused lowest first).
   var installed = IDTable<LayoutConstraint>()
@@ -73,10 +58,11 @@ public final class LayoutEngine {
   /// The conflicts recovered from, oldest first: the most recent
   /// ``conflictHistoryLimit``.
   public internal(set) var conflicts: [ConflictReport] = []
-  /// The solver's refusal of a change for lack of memory (the dense solver's budget), if it
-  /// refused one. The engine then stops changing the solver (its values no longer describe the
-  /// constraints), so that a scene too large for the dense baseline is reported as skipped by
-  /// whoever checks this, never as a crash.
+  /// The solver's refusal of a change, if it refused one: for lack of memory (the dense
+  /// solver's budget) or by failing inside (kiwi's round-off errors). The engine then stops
+  /// changing the solver (its values no longer describe the constraints), so that a scene too
+  /// large for the dense baseline, or one kiwi cannot solve, is reported as skipped by whoever
+  /// checks this, never as a crash.
   public var refusal: SolverError? { storedRefusal }
   /// The refusal behind ``refusal`` (not public, as ``counters``).
   private var storedRefusal: SolverError?
@@ -93,7 +79,7 @@ public final class LayoutEngine {
   static let strongestOptional = LayoutPriority(Float(1000).nextDown)
 
   /// An engine that drives `solver` (a new one of `solverKind` when `nil`).
-  init(solverKind: SolverKind, solver: (any LayoutSolver)? = nil) {
+  init(solverKind: SolverStrategy, solver: (any LayoutSolver)? = nil) {
     self.solverKind = solverKind
     self.solver = solver ?? solverKind.makeSolver()
   }
@@ -248,9 +234,10 @@ public final class LayoutEngine {
     }
   }
 
-  /// Whether `error` is a refusal for lack of memory, which is then kept in ``refusal``.
+  /// Whether `error` is a refusal (for lack of memory, or a failure inside the solver), which is
+  /// then kept in ``refusal``.
   private func refuses(_ error: SolverError) -> Bool {
-    guard case .memoryBudgetExceeded = error else { return false }
+    guard error.isRefusal else { return false }
     storedRefusal = storedRefusal ?? error
     return true
   }
@@ -280,7 +267,7 @@ public final class LayoutEngine {
     do throws(SolverError) {
       try solver.remove(ConstraintID(id))
     } catch {
-      preconditionFailure("\(error)")
+      if !refuses(error) { preconditionFailure("\(error)") }
     }
     freeID(id)
   }
@@ -309,7 +296,7 @@ public final class LayoutEngine {
       do throws(SolverError) {
         try solver.setConstant(ConstraintID(id), constant)
       } catch {
-        preconditionFailure("an optional constant change failed: \(error)")
+        if !refuses(error) { preconditionFailure("an optional constant change failed: \(error)") }
       }
     }
   }

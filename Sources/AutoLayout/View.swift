@@ -413,7 +413,7 @@ open class View: LayoutItem {
 
   /// The solver a root view's engine uses. Changing it on a root with an engine moves every
   /// constraint to a new engine of that kind.
-  public var preferredSolver: SolverKind = .sparse {
+  public var preferredSolver: SolverStrategy = .sparse {
     didSet {
       guard preferredSolver != oldValue, superview == nil, engineStorage != nil else { return }
       moveConstraints(to: LayoutEngine(solverKind: preferredSolver))

@@ -47,3 +47,14 @@ public struct DenseSolver: LayoutSolver {
   /// The tableau in a canonical order, for tests and debugging.
   public var tableauDescription: String { core.tableauDescription }
 }
+
+extension SolverStrategy {
+  /// ``DenseSolver``: the textbook baseline, with its default memory budget.
+  public static let dense = SolverStrategy(
+    name: "dense",
+    summary: "the same algorithm on a dense rows × columns matrix (2 GiB budget); the baseline",
+    capabilities: [
+      .incrementalUpdates, .inPlaceConstants, .lexicographicPriorities, .memoryBudget,
+    ],
+    make: { DenseSolver() })
+}

@@ -19,6 +19,18 @@ public enum SolverError: Error, Equatable, Sendable {
   /// The dense baseline would need a tableau larger than its memory budget: `rows` × `columns`,
   /// `bytes` at once with the matrix it grows from (which is copied into the new one).
   case memoryBudgetExceeded(rows: Int, columns: Int, bytes: Int, budget: Int)
+  /// A solver behind the protocol (kiwi) failed inside, for a reason of its own (`message`):
+  /// unlike the other errors, its state is no longer known to be what it was.
+  case failed(String)
+
+  /// Whether the error says nothing about the constraints but that the solver cannot go on
+  /// (its memory budget, an internal failure): the caller stops using it.
+  public var isRefusal: Bool {
+    switch self {
+    case .memoryBudgetExceeded, .failed: true
+    default: false
+    }
+  }
 }
 
 extension SolverError: CustomStringConvertible {
@@ -47,6 +59,8 @@ extension SolverError: CustomStringConvertible {
     case .memoryBudgetExceeded(let rows, let columns, let bytes, let budget):
       return "the dense tableau would need \(rows) rows × \(columns) columns, \(bytes) bytes at "
         + "once with the matrix it grows from, over its memory budget of \(budget) bytes"
+    case .failed(let message):
+      return "the solver failed: \(message)"
     }
   }
 }

@@ -46,3 +46,12 @@ public struct SparseSolver: LayoutSolver {
   /// The tableau in a canonical order, for tests and debugging.
   public var tableauDescription: String { core.tableauDescription }
 }
+
+extension SolverStrategy {
+  /// ``SparseSolver``: the optimized solver, and the default.
+  public static let sparse = SolverStrategy(
+    name: "sparse",
+    summary: "Cassowary on a sparse tableau (rows as written, a column index); the default",
+    capabilities: [.incrementalUpdates, .inPlaceConstants, .lexicographicPriorities],
+    make: { SparseSolver() })
+}

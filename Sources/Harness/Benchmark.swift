@@ -60,7 +60,7 @@ public enum Mode: String, CaseIterable, Sendable, CustomStringConvertible {
 public struct BenchmarkConfiguration: Sendable {
   public var scenes: [(kind: SceneKind, variant: String)]
   public var sizes: [Int]
-  public var solvers: [SolverKind]
+  public var solvers: [SolverStrategy]
   public var modes: [Mode]
   public var phases: [Phase]
   public var seed: UInt64 = 1
@@ -110,7 +110,7 @@ public struct BenchmarkConfiguration: Sendable {
         (.nestedGrid, "standard"), (.stackGrid, "standard"), (.flat, "standard"),
         (.chain, "standard"),
       ],
-      sizes: [100, 1000, 10000], solvers: SolverKind.allCases, modes: Mode.allCases,
+      sizes: [100, 1000, 10000], solvers: SolverStrategy.exact, modes: Mode.allCases,
       phases: Phase.allCases)
   }
 
@@ -129,7 +129,7 @@ public struct BenchmarkConfiguration: Sendable {
   }
 
   public init(
-    scenes: [(kind: SceneKind, variant: String)], sizes: [Int], solvers: [SolverKind],
+    scenes: [(kind: SceneKind, variant: String)], sizes: [Int], solvers: [SolverStrategy],
     modes: [Mode], phases: [Phase]
   ) {
     self.scenes = scenes

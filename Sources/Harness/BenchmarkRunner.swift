@@ -33,6 +33,9 @@ public struct BenchmarkRunner {
     /// Bytes a view at the largest size measured so far, by scene/variant/solver: the most any
     /// of its phases held at its peak or retained, over its view count.
     var bytesPerView: [String: (views: Int, bytes: Double)] = [:]
+    /// The checksum of the first lexicographic solver measured, by scene/variant/size/mode/
+    /// phase: what a weighted-priority strategy's frames are compared with.
+    var exactChecksums: [String: String] = [:]
   }
 
   /// How a group runs, or why it does not.
@@ -65,7 +68,7 @@ public struct BenchmarkRunner {
   }
 
   private func baseRow(
-    _ kind: SceneKind, _ variant: String, _ size: Int, _ solver: SolverKind, _ mode: Mode,
+    _ kind: SceneKind, _ variant: String, _ size: Int, _ solver: SolverStrategy, _ mode: Mode,
     _ phase: Phase
   ) -> ResultRow {
     var row = ResultRow()
@@ -92,7 +95,7 @@ public struct BenchmarkRunner {
   }
 
   private func runGroup(
-    kind: SceneKind, variant: String, size: Int, solver: SolverKind, mode: Mode,
+    kind: SceneKind, variant: String, size: Int, solver: SolverStrategy, mode: Mode,
     history: inout History, emit: (ResultRow) -> Void
   ) {
     let phases = phases(for: kind, mode: mode)
@@ -266,6 +269,9 @@ public struct BenchmarkRunner {
         row.retainedBytes = retained
       }
       row.checksum = checksums[phase] ?? ""
+      let cell = "\(kind)/\(variant)/\(size)/\(mode)/\(phase)"
+      row.note = Self.joined(
+        row.note, Self.strategyNote(solver, phase, row.checksum, cell, &history))
       if configuration.countsInstructions {
         row.repetitions = 1
         row.medianNanoseconds = 0
@@ -277,6 +283,38 @@ public struct BenchmarkRunner {
       }
       emit(row)
     }
+  }
+
+  /// What a row of `strategy` must say about how it differs from Auto Layout's semantics: a
+  /// phase that changes constants without in-place changes measures a remove and an add, and
+  /// weighted priorities may give other frames than the lexicographic solver measured first
+  /// (whose checksum `history` keeps under `cell`).
+  static func strategyNote(
+    _ strategy: SolverStrategy, _ phase: Phase, _ checksum: String, _ cell: String,
+    _ history: inout History
+  ) -> String {
+    var notes: [String] = []
+    if !strategy.capabilities.contains(.inPlaceConstants),
+      [.resize, .constantChange, .updateConstraints].contains(phase)
+    {
+      notes.append("constants changed by remove + add (no in-place change)")
+    }
+    if strategy.capabilities.contains(.lexicographicPriorities) {
+      if !checksum.isEmpty, history.exactChecksums[cell] == nil {
+        history.exactChecksums[cell] = checksum
+      }
+    } else if let exact = history.exactChecksums[cell], !checksum.isEmpty {
+      notes.append(
+        exact == checksum
+          ? "same frames as the lexicographic solvers"
+          : "weighted priorities: frames differ from the lexicographic solvers'")
+    }
+    return notes.joined(separator: "; ")
+  }
+
+  /// `a` and `b` joined by "; ", either may be empty.
+  static func joined(_ a: String, _ b: String) -> String {
+    a.isEmpty ? b : b.isEmpty ? a : a + "; " + b
   }
 
   /// Runs `body`; with a callgrind label, with instrumentation on around it and its counters
@@ -305,7 +343,7 @@ public struct BenchmarkRunner {
   /// when the group would pass the time budget, extrapolated from the smaller sizes; without its
   /// warm-up passes when those alone would pass it.
   private func plan(
-    _ kind: SceneKind, _ variant: String, _ size: Int, _ solver: SolverKind, _ mode: Mode,
+    _ kind: SceneKind, _ variant: String, _ size: Int, _ solver: SolverStrategy, _ mode: Mode,
     _ groupKey: String, _ history: inout History
   ) -> Plan {
     if let refusal = history.refusals[groupKey] { return .skip(refusal + " (at a smaller size)") }
@@ -398,7 +436,7 @@ public struct BenchmarkRunner {
   /// budget) and the pass is cheap (at slope 3, within a quarter of the budget); nil otherwise,
   /// or when the pass fails.
   private func probe(
-    _ kind: SceneKind, _ variant: String, _ size: Int, _ solver: SolverKind,
+    _ kind: SceneKind, _ variant: String, _ size: Int, _ solver: SolverStrategy,
     from measured: (Double, Double), passes: Double, _ history: inout History
   ) -> (Double, Double)? {
     guard

@@ -110,6 +110,7 @@ public struct Chart: Sendable {
     case "sparse full": ("#6baed6", "square")
     case "dense incremental": ("#d62728", "triangle")
     case "dense full": ("#ff9896", "diamond")
+    case "kiwi full": ("#98df8a", "cross")
     case let other where other.hasPrefix("kiwi"): ("#2ca02c", "cross")
     default: ("#7f7f7f", "circle")
     }

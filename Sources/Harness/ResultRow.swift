@@ -1,23 +1,37 @@
 import AutoLayout
+import Cassowary
 import Scenes
 
 /// One cell of a benchmark run: a scene at a size, a solver, a mode and a phase, with its
 /// timings, allocator figures and solution checksum. One CSV row, typed until it is written.
 public struct ResultRow: Equatable, Sendable {
-  /// The solver a row measured: one of ours, or a peer timed by a script into the same columns.
-  public enum Solver: String, CaseIterable, Sendable, CustomStringConvertible {
-    case sparse
-    case dense
-    /// kiwisolver, timed through Python by `scripts/kiwi-timings`.
-    case kiwisolver
+  /// The solver a row measured: a ``SolverStrategy``'s name (any strategy, a plug-in's too), or
+  /// `kiwisolver` in files from before kiwi ran in process (timed through Python).
+  public struct Solver: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
 
-    /// The solver a ``SolverKind`` names.
-    public init(_ kind: SolverKind) {
-      switch kind {
-      case .sparse: self = .sparse
-      case .dense: self = .dense
-      }
+    /// The solver named `rawValue`: a name of letters, digits, `-` and `_`.
+    public init?(rawValue: String) {
+      guard !rawValue.isEmpty,
+        rawValue.unicodeScalars.allSatisfy({
+          ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+            || $0 == "-" || $0 == "_"
+        })
+      else { return nil }
+      self.rawValue = rawValue
     }
+
+    /// The solver `strategy` names.
+    public init(_ strategy: SolverStrategy) { rawValue = strategy.name }
+
+    /// ``SolverStrategy/sparse``.
+    public static let sparse = Solver(.sparse)
+    /// ``SolverStrategy/dense``.
+    public static let dense = Solver(.dense)
+    /// ``SolverStrategy/kiwi``: kiwi in process.
+    public static let kiwi = Solver(.kiwi)
+    /// kiwisolver timed through Python, in result files made before kiwi ran in process.
+    public static let kiwisolver = Solver(rawValue: "kiwisolver")!
 
     public var description: String { rawValue }
   }
@@ -154,7 +168,12 @@ public struct ResultRow: Equatable, Sendable {
     views = try integer("views")
     variables = try integer("variables")
     constraints = try integer("constraints")
-    solver = try typed("solver", as: Solver.self)
+    guard let solver = Solver(rawValue: text("solver")) else {
+      throw ResultsFileError(
+        "line \(line): solver '\(text("solver"))' is not a solver's name (letters, digits, - and _)"
+      )
+    }
+    self.solver = solver
     mode = try typed("mode", as: Mode.self)
     phase = try typed("phase", as: Phase.self)
     repetitions = try integer("repetitions")

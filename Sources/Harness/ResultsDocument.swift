@@ -59,7 +59,7 @@ public struct ResultsDocument: Codable, Sendable, Equatable {
     public init(_ configuration: BenchmarkConfiguration) {
       scenes = configuration.scenes.map { "\($0.kind.rawValue)/\($0.variant)" }
       sizes = configuration.sizes
-      solvers = configuration.solvers.map(\.rawValue)
+      solvers = configuration.solvers.map(\.name)
       modes = configuration.modes.map(\.rawValue)
       phases = configuration.phases.map(\.rawValue)
       seed = configuration.seed

@@ -1,4 +1,5 @@
 import AutoLayout
+import Cassowary
 import Testing
 
 /// Every recipe of the Auto Layout Cookbook's "Views with Intrinsic Content Size" chapter
@@ -10,8 +11,8 @@ import Testing
 /// 15-point button title is 7.5 a character plus 15 a side, 30 high.
 @Suite("Cookbook recipes")
 struct CookbookRecipeTests {
-  @Test("Simple Label and Text Field", arguments: SolverKind.allCases)
-  func simpleLabelAndTextField(solver: SolverKind) {
+  @Test("Simple Label and Text Field", arguments: SolverStrategy.exact)
+  func simpleLabelAndTextField(solver: SolverStrategy) {
     let root = makeRoot(solver)
     let label = Label("Name")  // 34 × 20.5, hugging 251
     let field = TextField("Enter Name")  // 99 × 34, hugging 250
@@ -37,8 +38,8 @@ struct CookbookRecipeTests {
     expectFrame(field, 58, 40, 593, 34)
   }
 
-  @Test("Dynamic Height Label and Text Field", arguments: SolverKind.allCases)
-  func dynamicHeightLabelAndTextField(solver: SolverKind) {
+  @Test("Dynamic Height Label and Text Field", arguments: SolverStrategy.exact)
+  func dynamicHeightLabelAndTextField(solver: SolverStrategy) {
     let root = makeRoot(solver)
     let label = Label("Name")
     let field = TextField("Enter Name")
@@ -124,8 +125,8 @@ struct CookbookRecipeTests {
     return rows
   }
 
-  @Test("Fixed Height Columns", arguments: SolverKind.allCases)
-  func fixedHeightColumns(solver: SolverKind) {
+  @Test("Fixed Height Columns", arguments: SolverStrategy.exact)
+  func fixedHeightColumns(solver: SolverStrategy) {
     let root = makeRoot(solver)
     let rows = buildColumns(root, dynamic: false)
     root.layoutIfNeeded()
@@ -142,8 +143,8 @@ struct CookbookRecipeTests {
     for (_, field) in rows { #expect(abs(field.frame.width - 533) < 1e-6) }
   }
 
-  @Test("Dynamic Height Columns", arguments: SolverKind.allCases)
-  func dynamicHeightColumns(solver: SolverKind) {
+  @Test("Dynamic Height Columns", arguments: SolverStrategy.exact)
+  func dynamicHeightColumns(solver: SolverStrategy) {
     let root = makeRoot(solver)
     let rows = buildColumns(root, dynamic: true)
     root.layoutIfNeeded()
@@ -165,8 +166,8 @@ struct CookbookRecipeTests {
     #expect(rows[2].0.frame.minY >= rows[1].0.frame.maxY + 8 - 1e-6)
   }
 
-  @Test("Two Equal-Width Buttons", arguments: SolverKind.allCases)
-  func twoEqualWidthButtons(solver: SolverKind) {
+  @Test("Two Equal-Width Buttons", arguments: SolverStrategy.exact)
+  func twoEqualWidthButtons(solver: SolverStrategy) {
     let root = makeRoot(solver)
     let short = Button("short"), long = Button("Much Longer Button Title")
     root.addSubview(short)
@@ -189,8 +190,8 @@ struct CookbookRecipeTests {
     expectFrame(long, 337.5, 325, 313.5, 30)
   }
 
-  @Test("Three Equal-Width Buttons", arguments: SolverKind.allCases)
-  func threeEqualWidthButtons(solver: SolverKind) {
+  @Test("Three Equal-Width Buttons", arguments: SolverStrategy.exact)
+  func threeEqualWidthButtons(solver: SolverStrategy) {
     let root = makeRoot(solver)
     let short = Button("short"), medium = Button("medium"), long = Button("Much Longer Title")
     for button in [short, medium, long] { root.addSubview(button) }
@@ -254,8 +255,8 @@ struct CookbookRecipeTests {
   }
 
   @Test(
-    "Two Buttons with Equal Spacing", arguments: SolverKind.allCases, [false, true])
-  func twoButtonsWithEqualSpacing(solver: SolverKind, guides: Bool) {
+    "Two Buttons with Equal Spacing", arguments: SolverStrategy.exact, [false, true])
+  func twoButtonsWithEqualSpacing(solver: SolverStrategy, guides: Bool) {
     let root = makeRoot(solver)
     let (short, long, spacers) = equalSpacing(root, guides: guides)
     root.layoutIfNeeded()

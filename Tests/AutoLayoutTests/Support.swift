@@ -1,9 +1,10 @@
 import AutoLayout
+import Cassowary
 import Testing
 
 /// A root view the size of a phone in portrait, with the cookbook's margins (16 on the sides)
 /// and a 20-point status bar as its safe area's top: the top layout guide's bottom is at 20.
-func makeRoot(_ solver: SolverKind, width: Double = 375, height: Double = 667) -> View {
+func makeRoot(_ solver: SolverStrategy, width: Double = 375, height: Double = 667) -> View {
   let root = View(frame: Rect(x: 0, y: 0, width: width, height: height))
   root.preferredSolver = solver
   root.layoutMargins = EdgeInsets(top: 0, left: 16, bottom: 0, right: 16)

@@ -5,9 +5,9 @@ import Testing
 @Suite struct LexicographicPriorityTests {
   /// 1,001 constraints at 250 pulling x to 10 lose to one at 251 pulling it to 0. A weighted
   /// objective (kiwi, GTK: 1,001 × 250 > 251) would put x at 10.
-  @Test(arguments: SolverKind.allCases)
-  func anyErrorAtAHigherLevelOutweighsAnyAmountBelow(kind: SolverKind) throws {
-    var solver = kind.make()
+  @Test(arguments: SolverStrategy.exact)
+  func anyErrorAtAHigherLevelOutweighsAnyAmountBelow(kind: SolverStrategy) throws {
+    var solver = kind.makeSolver()
     let x = Variable(0)
     try solver.add(ConstraintID(0), (x == 0).at(251))
     for index in 1...1001 {
@@ -23,9 +23,9 @@ import Testing
   }
 
   /// Within one level, errors add up (L1): three pulls to 10 beat two pulls to 0.
-  @Test(arguments: SolverKind.allCases)
-  func errorsWithinALevelAddUp(kind: SolverKind) throws {
-    var solver = kind.make()
+  @Test(arguments: SolverStrategy.exact)
+  func errorsWithinALevelAddUp(kind: SolverStrategy) throws {
+    var solver = kind.makeSolver()
     let x = Variable(0)
     for index in 0..<3 { try solver.add(ConstraintID(index), (x == 10).at(500)) }
     for index in 3..<5 { try solver.add(ConstraintID(index), (x == 0).at(500)) }
@@ -36,9 +36,9 @@ import Testing
   }
 
   /// UIKit's fractional levels (999.5 and 999.999 in stack views) are levels of their own.
-  @Test(arguments: SolverKind.allCases)
-  func fractionalPrioritiesAreDistinctLevels(kind: SolverKind) throws {
-    var solver = kind.make()
+  @Test(arguments: SolverStrategy.exact)
+  func fractionalPrioritiesAreDistinctLevels(kind: SolverStrategy) throws {
+    var solver = kind.makeSolver()
     let x = Variable(0)
     try solver.add(ConstraintID(0), (x == 1).at(999.5))
     try solver.add(ConstraintID(1), (x == 2).at(999.999))
@@ -51,9 +51,9 @@ import Testing
 @Suite struct PriorityChangeTests {
   /// Rebuilding a row for required ↔ optional makes new symbols before the old ones are freed;
   /// the storage must make room for them (a sparse column index once overflowed here).
-  @Test(arguments: SolverKind.allCases)
-  func togglingRequiredAndOptionalRepeatedly(kind: SolverKind) throws {
-    var solver = kind.make()
+  @Test(arguments: SolverStrategy.exact)
+  func togglingRequiredAndOptionalRepeatedly(kind: SolverStrategy) throws {
+    var solver = kind.makeSolver()
     let (x, y) = (Variable(0), Variable(1))
     try solver.add(ConstraintID(0), x + y == 100)
     try solver.add(ConstraintID(1), (x == 30).at(500))

@@ -27,9 +27,9 @@ import Testing
     }
   }
 
-  @Test(arguments: SolverKind.allCases)
-  func theWidestLabelWinsInLongSteps(kind: SolverKind) throws {
-    var solver = kind.make()
+  @Test(arguments: SolverStrategy.exact)
+  func theWidestLabelWinsInLongSteps(kind: SolverStrategy) throws {
+    var solver = kind.makeSolver()
     let width = Variable(0)
     let widths = Self.alignedLabels(300)
     try addLabels(widths, sharing: width, to: &solver)
@@ -39,9 +39,9 @@ import Testing
   }
 
   /// A required cap stops the step where it binds: breakpoints past it are not passed.
-  @Test(arguments: SolverKind.allCases)
-  func aRequiredBoundStopsTheStep(kind: SolverKind) throws {
-    var solver = kind.make()
+  @Test(arguments: SolverStrategy.exact)
+  func aRequiredBoundStopsTheStep(kind: SolverStrategy) throws {
+    var solver = kind.makeSolver()
     let width = Variable(0)
     let widths = Self.alignedLabels(100)
     try solver.add(ConstraintID(10_000), width <= 120)
@@ -50,9 +50,9 @@ import Testing
   }
 
   /// A stronger optional constraint stops the step too: crossing it would make the move worse.
-  @Test(arguments: SolverKind.allCases)
-  func aStrongerLevelStopsTheStep(kind: SolverKind) throws {
-    var solver = kind.make()
+  @Test(arguments: SolverStrategy.exact)
+  func aStrongerLevelStopsTheStep(kind: SolverStrategy) throws {
+    var solver = kind.makeSolver()
     let width = Variable(0)
     let widths = Self.alignedLabels(100)
     try solver.add(ConstraintID(10_000), (width == 150).at(800))
@@ -154,16 +154,16 @@ import Testing
   /// 750 is a weighted median of the labels' and fields' intrinsic widths. Resizing the root
   /// moves it past many of them; the dual simplex sets those rows aside, swaps their pairs in
   /// place and re-optimizes, and must land where a fresh solve does.
-  @Test(arguments: SolverKind.allCases)
-  func aResizePastManyBreakpointsSwapsThemInPlace(kind: SolverKind) throws {
+  @Test(arguments: SolverStrategy.exact)
+  func aResizePastManyBreakpointsSwapsThemInPlace(kind: SolverStrategy) throws {
     let (labels, fields) = (Self.formLabels, Self.formFields)
-    var solver = kind.make()
+    var solver = kind.makeSolver()
     try Self.installForm(in: &solver, labels: labels, fields: fields, rootWidth: 260)
     for rootWidth in [520.0, 260, 400] {
       let before = solver.statistics.breakpointsPassed
       try solver.suggestValue(Variable(0), rootWidth)
       #expect(solver.statistics.breakpointsPassed > before, "no swaps at root width \(rootWidth)")
-      var fresh = kind.make()
+      var fresh = kind.makeSolver()
       try Self.installForm(in: &fresh, labels: labels, fields: fields, rootWidth: rootWidth)
       for variable in Self.formWidths {
         #expect(abs(solver.value(of: variable) - fresh.value(of: variable)) <= 1e-9)
@@ -175,8 +175,8 @@ import Testing
   /// optional, so the dual simplex waits for the batch's end and settles them all in one run:
   /// it lands where one re-solve per change and a fresh solve do, in fewer pivots (it swaps the
   /// pairs and re-optimizes once).
-  @Test(arguments: SolverKind.allCases)
-  func optionalConstantsChangedInABatchAreSettledTogether(kind: SolverKind) throws {
+  @Test(arguments: SolverStrategy.exact)
+  func optionalConstantsChangedInABatchAreSettledTogether(kind: SolverStrategy) throws {
     let (labels, fields) = (Self.formLabels, Self.formFields)
     // Every third label grows by 90 points: the shared width moves past many breakpoints.
     var changed = labels
@@ -188,7 +188,7 @@ import Testing
         try solver.setConstant(ConstraintID(id + 1), -changed[index])
       }
     }
-    var batched = kind.make()
+    var batched = kind.makeSolver()
     try Self.installForm(in: &batched, labels: labels, fields: fields, rootWidth: 400)
     var oneByOne = batched
     let pivotsBefore = batched.statistics.pivots
@@ -196,7 +196,7 @@ import Testing
     try update(&batched)
     batched.endBatch()
     try update(&oneByOne)
-    var fresh = kind.make()
+    var fresh = kind.makeSolver()
     try Self.installForm(in: &fresh, labels: changed, fields: fields, rootWidth: 400)
     for variable in Self.formWidths {
       #expect(abs(batched.value(of: variable) - fresh.value(of: variable)) <= 1e-9)

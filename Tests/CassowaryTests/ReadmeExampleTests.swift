@@ -3,15 +3,15 @@ import Testing
 
 /// The README's solver example, run as written, with the values it claims.
 @Suite struct ReadmeExampleTests {
-  @Test(arguments: SolverKind.allCases)
-  func readmeExample(kind: SolverKind) throws {
+  @Test(arguments: SolverStrategy.exact)
+  func readmeExample(kind: SolverStrategy) throws {
     var names = VariableTable()
     let rootWidth = names.make("root.width")
     let labelWidth = names.make("label.width")
     let fieldLeft = names.make("field.left")
     let fieldWidth = names.make("field.width")
 
-    var solver = kind.make()
+    var solver = kind.makeSolver()
     try solver.addEditVariable(rootWidth, priority: 999)
     try solver.suggestValue(rootWidth, 375)
     try solver.add(ConstraintID(0), fieldLeft == 16 + labelWidth + 8)

@@ -47,9 +47,9 @@ struct RemovalCostTests {
 
   /// The rows rewritten while removing every constraint of a form of `rows` rows in `order`.
   static func teardownWork(
-    rows: Int, order: Order, kind: SolverKind
+    rows: Int, order: Order, kind: SolverStrategy
   ) throws -> (work: Int, left: SolverStatistics) {
-    var solver = kind.make()
+    var solver = kind.makeSolver()
     let constraints = formColumns(rows: rows)
     solver.beginBatch()
     for (id, constraint) in constraints { try solver.add(id, constraint) }
@@ -68,8 +68,8 @@ struct RemovalCostTests {
   /// rewrite every remaining row each time (quadratic; it took 4.8 s for 10,000 views).
   @Test(
     "Removing a form's constraints one at a time does linear work, in either order",
-    arguments: Order.allCases, SolverKind.allCases)
-  func teardownIsLinear(order: Order, kind: SolverKind) throws {
+    arguments: Order.allCases, SolverStrategy.exact)
+  func teardownIsLinear(order: Order, kind: SolverStrategy) throws {
     let small = try Self.teardownWork(rows: 60, order: order, kind: kind)
     let large = try Self.teardownWork(rows: 240, order: order, kind: kind)
     #expect(small.left.constraints == 1 && large.left.constraints == 1)

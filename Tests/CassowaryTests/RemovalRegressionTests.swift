@@ -10,9 +10,9 @@ struct RemovalRegressionTests {
   /// solver's expansion never ended.
   @Test(
     "Removing a view's constraints from aligned columns",
-    arguments: SolverKind.allCases, Removal.allCases)
-  func alignedColumns(kind: SolverKind, removal: Removal) throws {
-    var solver = kind.make()
+    arguments: SolverStrategy.exact, Removal.allCases)
+  func alignedColumns(kind: SolverStrategy, removal: Removal) throws {
+    var solver = kind.makeSolver()
     let v = (0..<12).map { Variable($0) }
     func e(_ terms: [(Int, Double)], _ constant: Double = 0) -> LinearExpression {
       LinearExpression(terms.map { Term(v[$0.0], $0.1) }, constant: constant)
@@ -33,7 +33,7 @@ struct RemovalRegressionTests {
     try removal.remove([0, 1, 2, 3, 4, 5, 7].map { ConstraintID($0) }, from: &solver)
     // Blue keeps only its trailing edge at 375 - 20.
     #expect(abs(solver.value(of: v[8]) + solver.value(of: v[10]) - 355) < 1e-9)
-    var fresh = kind.make()
+    var fresh = kind.makeSolver()
     try fresh.add(ConstraintID(6), Constraint(rows[6], .equal))
     for id in 8..<12 { try fresh.add(ConstraintID(id), Constraint(rows[id], .equal)) }
     #expect(abs(fresh.value(of: v[8]) + fresh.value(of: v[10]) - 355) < 1e-9)
@@ -43,9 +43,9 @@ struct RemovalRegressionTests {
   /// blue height read -40 instead of 627.
   @Test(
     "Removing a view's constraints from pinned columns",
-    arguments: SolverKind.allCases, Removal.allCases)
-  func pinnedColumns(kind: SolverKind, removal: Removal) throws {
-    var solver = kind.make()
+    arguments: SolverStrategy.exact, Removal.allCases)
+  func pinnedColumns(kind: SolverStrategy, removal: Removal) throws {
+    var solver = kind.makeSolver()
     let v = (0..<12).map { Variable($0) }
     func e(_ terms: [(Int, Double)], _ constant: Double = 0) -> LinearExpression {
       LinearExpression(terms.map { Term(v[$0.0], $0.1) }, constant: constant)

@@ -4,8 +4,8 @@ import Testing
 /// Every refused operation throws a described error and leaves the solver exactly as it was.
 @Suite struct SolverErrorTests {
   /// A small system with equalities, inequalities, optional constraints and an edit variable.
-  func populated(_ kind: SolverKind) throws -> (any LayoutSolver, [Variable]) {
-    var solver = kind.make()
+  func populated(_ kind: SolverStrategy) throws -> (any LayoutSolver, [Variable]) {
+    var solver = kind.makeSolver()
     let (x, y, z, w) = (Variable(0), Variable(1), Variable(2), Variable(3))
     try solver.add(ConstraintID(0), x == 10)
     try solver.add(ConstraintID(1), y >= x + 5)
@@ -20,7 +20,7 @@ import Testing
 
   /// Runs `operation`, expects `expected`, and checks nothing observable changed.
   func expectRefusal(
-    _ kind: SolverKind, _ expected: (SolverError) -> Bool,
+    _ kind: SolverStrategy, _ expected: (SolverError) -> Bool,
     _ operation: (inout any LayoutSolver) throws(SolverError) -> Void
   ) throws {
     var (solver, variables) = try populated(kind)
@@ -40,8 +40,8 @@ import Testing
     #expect(solver.value(of: variables[3]) == 8)
   }
 
-  @Test(arguments: SolverKind.allCases)
-  func conflictingRequiredEqualityNamesTheConstraintsItConflictsWith(kind: SolverKind) throws {
+  @Test(arguments: SolverStrategy.exact)
+  func conflictingRequiredEqualityNamesTheConstraintsItConflictsWith(kind: SolverStrategy) throws {
     try expectRefusal(
       kind,
       { error in
@@ -51,8 +51,8 @@ import Testing
     ) { solver throws(SolverError) in try solver.add(ConstraintID(9), Variable(0) == 20) }
   }
 
-  @Test(arguments: SolverKind.allCases)
-  func conflictingRequiredInequalityIsRefused(kind: SolverKind) throws {
+  @Test(arguments: SolverStrategy.exact)
+  func conflictingRequiredInequalityIsRefused(kind: SolverStrategy) throws {
     try expectRefusal(
       kind,
       { error in
@@ -62,8 +62,8 @@ import Testing
     ) { solver throws(SolverError) in try solver.add(ConstraintID(9), Variable(0) <= 3) }
   }
 
-  @Test(arguments: SolverKind.allCases)
-  func chainOfInequalitiesConflict(kind: SolverKind) throws {
+  @Test(arguments: SolverStrategy.exact)
+  func chainOfInequalitiesConflict(kind: SolverStrategy) throws {
     // z <= y - 2 and y >= x + 5 allow z large; z >= y fails against z <= y - 2.
     try expectRefusal(
       kind,
@@ -76,8 +76,8 @@ import Testing
     }
   }
 
-  @Test(arguments: SolverKind.allCases)
-  func duplicateAndUnknownConstraints(kind: SolverKind) throws {
+  @Test(arguments: SolverStrategy.exact)
+  func duplicateAndUnknownConstraints(kind: SolverStrategy) throws {
     try expectRefusal(kind, { $0 == .duplicateConstraint(ConstraintID(0), Variable(0) == 10) }) {
       solver throws(SolverError) in try solver.add(ConstraintID(0), Variable(0) == 10)
     }
@@ -92,8 +92,8 @@ import Testing
     }
   }
 
-  @Test(arguments: SolverKind.allCases)
-  func editVariableErrors(kind: SolverKind) throws {
+  @Test(arguments: SolverStrategy.exact)
+  func editVariableErrors(kind: SolverStrategy) throws {
     try expectRefusal(kind, { $0 == .duplicateEditVariable(Variable(3)) }) {
       solver throws(SolverError) in try solver.addEditVariable(Variable(3), priority: 500)
     }
@@ -108,8 +108,8 @@ import Testing
     }
   }
 
-  @Test(arguments: SolverKind.allCases, [Float(0), -5, 1000.5, .nan, .infinity])
-  func prioritiesOutsideTheLegalRange(kind: SolverKind, raw: Float) throws {
+  @Test(arguments: SolverStrategy.exact, [Float(0), -5, 1000.5, .nan, .infinity])
+  func prioritiesOutsideTheLegalRange(kind: SolverStrategy, raw: Float) throws {
     let isInvalidPriority = { (error: SolverError) -> Bool in
       if case .invalidPriority = error { return true }
       return false
@@ -125,8 +125,8 @@ import Testing
     }
   }
 
-  @Test(arguments: SolverKind.allCases)
-  func nonFiniteNumbers(kind: SolverKind) throws {
+  @Test(arguments: SolverStrategy.exact)
+  func nonFiniteNumbers(kind: SolverStrategy) throws {
     let isNonFinite = { (error: SolverError) -> Bool in
       if case .nonFinite = error { return true }
       return false
@@ -145,8 +145,8 @@ import Testing
     }
   }
 
-  @Test(arguments: SolverKind.allCases)
-  func requiredInequalityConstantConflictIsRolledBack(kind: SolverKind) throws {
+  @Test(arguments: SolverStrategy.exact)
+  func requiredInequalityConstantConflictIsRolledBack(kind: SolverStrategy) throws {
     // y <= 50 and z <= y - 2 cap z at 48; z >= 0 is fine, z >= 250 is not.
     var (solver, variables) = try populated(kind)
     try solver.add(ConstraintID(6), Variable(1) <= 50)
@@ -167,8 +167,8 @@ import Testing
     #expect(solver.value(of: variables[2]) == 45)
   }
 
-  @Test(arguments: SolverKind.allCases)
-  func requiredEqualityConstantConflictIsRolledBack(kind: SolverKind) throws {
+  @Test(arguments: SolverStrategy.exact)
+  func requiredEqualityConstantConflictIsRolledBack(kind: SolverStrategy) throws {
     var (solver, variables) = try populated(kind)
     try solver.add(ConstraintID(6), Variable(0) >= 0)
     let before = solver.snapshot(variables)
@@ -181,8 +181,8 @@ import Testing
     #expect(solver.value(of: variables[1]) == 40)
   }
 
-  @Test(arguments: SolverKind.allCases)
-  func optionalToRequiredThatConflictsIsRolledBack(kind: SolverKind) throws {
+  @Test(arguments: SolverStrategy.exact)
+  func optionalToRequiredThatConflictsIsRolledBack(kind: SolverStrategy) throws {
     // z == 100 @250 cannot hold as required (z <= y - 2, y pulled to 40).
     var (solver, variables) = try populated(kind)
     try solver.add(ConstraintID(6), Variable(1) <= 50)

@@ -12,8 +12,8 @@ import Testing
     (.equalSpacing, "layout-guides"),
   ]
 
-  @Test(arguments: scenes, SolverKind.allCases)
-  func shortSoakPasses(scene: (SceneKind, String?), solver: SolverKind) throws {
+  @Test(arguments: scenes, SolverStrategy.exact)
+  func shortSoakPasses(scene: (SceneKind, String?), solver: SolverStrategy) throws {
     var configuration = StressConfiguration(
       kind: scene.0, variant: scene.1, views: 40, solver: solver, seed: 1, operations: 120,
       checkEvery: 30)

@@ -13,14 +13,14 @@ struct ConstraintFileEdgeTests {
     let text =
       (byteOrderMark ? "\u{FEFF}" : "")
       + ["# a comment first", "x == 1", "y == x + 2"].joined(separator: newline) + newline
-    let result = ConstraintFile.solve(text: text, file: "f", dense: false)
+    let result = ConstraintFile.solve(text: text, file: "f")
     #expect(result.status == 0, "\(result.error)")
     #expect(result.output == "x = 1.0\ny = 3.0\n")
   }
 
   @Test("An unsatisfiable file with Windows line ends is not answered as empty")
   func unsatisfiableWithCRLF() {
-    let result = ConstraintFile.solve(text: "# c\r\nx == 1\r\nx == 2\r\n", file: "f", dense: false)
+    let result = ConstraintFile.solve(text: "# c\r\nx == 1\r\nx == 2\r\n", file: "f")
     #expect(result.status == 1)
     #expect(
       result.error == "f:3:1: error: unsatisfiable required constraint; it conflicts with line 2")
@@ -34,7 +34,7 @@ struct ConstraintFileEdgeTests {
       ("x == 1 @500.00001", "500.00001", "500.0"),
     ])
   func priorityChangedByFloat(text: String, written: String, becomes: String) {
-    let result = ConstraintFile.solve(text: text, file: "f", dense: false)
+    let result = ConstraintFile.solve(text: text, file: "f")
     #expect(result.status == 2)
     #expect(result.error.hasPrefix("f:1:9: error: priority \(written) is not a single-precision"))
     #expect(result.error.hasSuffix("it would become \(becomes)"))
@@ -42,21 +42,24 @@ struct ConstraintFileEdgeTests {
 
   @Test("Priorities that single precision keeps are accepted", arguments: ["999.99", "0.1", "250"])
   func priorityKept(written: String) {
-    let result = ConstraintFile.solve(text: "x == 1 @\(written)", file: "f", dense: false)
+    let result = ConstraintFile.solve(text: "x == 1 @\(written)", file: "f")
     #expect(result.status == 0, "\(result.error)")
   }
 
   @Test("A constraint false on its own says so")
   func falseOnItsOwn() {
-    let result = ConstraintFile.solve(text: "1 == 2\n", file: "f", dense: false)
+    let result = ConstraintFile.solve(text: "1 == 2\n", file: "f")
     #expect(result.status == 1)
     #expect(
       result.error == "f:1:1: error: unsatisfiable required constraint; it is false on its own")
   }
 
-  @Test("A solution that overflows names its variable and constraint", arguments: [false, true])
-  func overflow(dense: Bool) {
-    let result = ConstraintFile.solve(text: "x == 1e308\ny == x + 1e308\n", file: "f", dense: dense)
+  @Test(
+    "A solution that overflows names its variable and constraint",
+    arguments: SolverStrategy.exact)
+  func overflow(solver: SolverStrategy) {
+    let result = ConstraintFile.solve(
+      text: "x == 1e308\ny == x + 1e308\n", file: "f", solver: solver)
     #expect(result.status == 2)
     #expect(result.output.isEmpty)
     #expect(result.error.hasPrefix("f:2:1: error: the solution overflows: y = inf"))
@@ -74,7 +77,7 @@ struct ConstraintFileEdgeTests {
       ),
     ])
   func nonASCII(text: String, message: String) {
-    let result = ConstraintFile.solve(text: text, file: "f", dense: false)
+    let result = ConstraintFile.solve(text: text, file: "f")
     #expect(result.status == 2)
     #expect(result.error == message)
   }
@@ -82,7 +85,7 @@ struct ConstraintFileEdgeTests {
   @Test("A runaway token is quoted in part")
   func longToken() {
     let token = String(repeating: "b", count: 1_000_000)
-    let result = ConstraintFile.solve(text: "x == 1 \(token)\n", file: "f", dense: false)
+    let result = ConstraintFile.solve(text: "x == 1 \(token)\n", file: "f")
     #expect(result.status == 2)
     #expect(
       result.error == "f:1:8: error: unexpected '\(String(repeating: "b", count: 40))… "

@@ -17,8 +17,9 @@ struct ConstraintFileTests {
       field.width >= 97 @750                        # field compression resistance
       field.width <= 97 @250                        # field content hugging
       """
-    for dense in [false, true] {
-      let result = ConstraintFile.solve(text: text, file: "example", dense: dense)
+    // Every strategy this build can run: the weighted priorities of kiwi pick the same answer.
+    for solver in SolverStrategy.all where solver.isAvailable {
+      let result = ConstraintFile.solve(text: text, file: "example", solver: solver)
       #expect(result.status == 0)
       #expect(
         result.output
@@ -55,7 +56,7 @@ struct ConstraintFileTests {
       ("x ==", "f:1:5: error: expected a term (a number or a variable name)"),
     ])
   func malformed(text: String, message: String) {
-    let result = ConstraintFile.solve(text: text, file: "f", dense: false)
+    let result = ConstraintFile.solve(text: text, file: "f")
     #expect(result.error == message)
     #expect(result.status == 2)
     #expect(result.output.isEmpty)
@@ -64,7 +65,7 @@ struct ConstraintFileTests {
   @Test("An unsatisfiable file names the conflicting lines, status 1")
   func unsatisfiable() {
     let text = "a == 10\nb == a + 5\n\nb <= 12 # too small\n"
-    let result = ConstraintFile.solve(text: text, file: "u", dense: false)
+    let result = ConstraintFile.solve(text: text, file: "u")
     #expect(result.status == 1)
     #expect(result.error.hasPrefix("u:4:1: error: unsatisfiable required constraint"))
     #expect(result.error.contains("lines 1, 2") || result.error.contains("line 2"))
@@ -73,12 +74,12 @@ struct ConstraintFileTests {
   @Test("A file the dense tableau's memory budget refuses has status 3, not 1")
   func refusedForMemory() {
     let text = "edit w = 375 @999\na + b == w\na >= 10\nb >= 10\n"
-    let refused = ConstraintFile.solve(text: text, file: "m", dense: true, denseMemoryBudget: 64)
+    let refused = ConstraintFile.solve(text: text, file: "m", solver: .dense, denseMemoryBudget: 64)
     #expect(refused.status == 3)
     #expect(refused.error.hasPrefix("m: error: "))
     #expect(refused.error.contains("memory budget"))
     #expect(refused.output.isEmpty)
-    let solved = ConstraintFile.solve(text: text, file: "m", dense: true)
+    let solved = ConstraintFile.solve(text: text, file: "m", solver: .dense)
     #expect(solved.status == 0)
   }
 

@@ -88,8 +88,8 @@ struct SceneTests {
 
   @Test(
     "Stack grid: hiding a tenth of the arranged views collapses them",
-    arguments: SolverKind.allCases)
-  func stackGridHiding(solver: SolverKind) throws {
+    arguments: SolverStrategy.exact)
+  func stackGridHiding(solver: SolverStrategy) throws {
     let scene = try Scene(.stackGrid, views: 84, solver: solver)
     scene.root.layoutIfNeeded()
     let before = scene.directValues()
@@ -134,7 +134,8 @@ struct SceneTests {
     #expect(parsed.constraintCount == file.constraintCount)
     let direct = scene.directValues()
     for dense in [false, true] {
-      let result = ConstraintFile.solve(text: text, file: "scene.constraints", dense: dense)
+      let result = ConstraintFile.solve(
+        text: text, file: "scene.constraints", solver: dense ? .dense : .sparse)
       #expect(result.status == 0, "\(result.error)")
       var compared = 0
       for line in result.output.split(separator: "\n") {
@@ -151,7 +152,7 @@ struct SceneTests {
   @Test(
     "Operations: each keeps the layout valid and equal to a full re-solve", arguments: smallScenes)
   func operations(kind: SceneKind, variant: String) throws {
-    for solver in SolverKind.allCases {
+    for solver in SolverStrategy.exact {
       let scene = try Scene(kind, views: 24, variant: variant, solver: solver)
       scene.root.layoutIfNeeded()
       for operation in SceneOperation.allCases where scene.supports(operation) {

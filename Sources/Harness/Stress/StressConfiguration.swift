@@ -16,7 +16,7 @@ public struct StressConfiguration {
   /// The view count asked for.
   public var views: Int
   /// The solver under test.
-  public var solver: SolverKind
+  public var solver: SolverStrategy
   /// The seed of the scene and of the operation sequence.
   public var seed: UInt64
   /// Stop after this many operations (`nil`: only `seconds` stops the run).
@@ -45,7 +45,7 @@ public struct StressConfiguration {
 
   /// A configuration with the command line's defaults: 1,000 operations, checks every 100.
   public init(
-    kind: SceneKind, variant: String? = nil, views: Int = 100, solver: SolverKind = .sparse,
+    kind: SceneKind, variant: String? = nil, views: Int = 100, solver: SolverStrategy = .sparse,
     seed: UInt64 = 1, operations: Int? = 1000, seconds: Double? = nil, checkEvery: Int = 100
   ) {
     self.kind = kind

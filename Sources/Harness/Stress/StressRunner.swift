@@ -31,7 +31,7 @@ public struct StressRunner {
       c.kind, views: c.views, seed: c.seed, variant: c.variant, solver: c.solver,
       replacement: c.makeSolver?()
         ?? (c.verifiesTableau ? c.solver.makeVerifyingSolver(tolerance: 1e-6) : nil))
-    let other: SolverKind = c.solver == .sparse ? .dense : .sparse
+    let other: SolverStrategy = c.solver == .sparse ? .dense : .sparse
     let reference =
       world.scene.viewCount <= c.referenceLimit
       ? try StressWorld(

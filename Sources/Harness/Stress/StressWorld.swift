@@ -35,7 +35,7 @@ final class StressWorld {
 
   /// Builds the scene, gives it `solver` when one is given, and lays it out.
   init(
-    _ kind: SceneKind, views: Int, seed: UInt64, variant: String?, solver: SolverKind,
+    _ kind: SceneKind, views: Int, seed: UInt64, variant: String?, solver: SolverStrategy,
     replacement: (any LayoutSolver)?
   ) throws(SceneError) {
     scene = try Scene(kind, views: views, seed: seed, variant: variant, solver: solver)

@@ -84,14 +84,20 @@ struct VerifyingSolver<Base: LayoutSolver>: LayoutSolver {
   var statistics: SolverStatistics { base.statistics }
 }
 
-extension SolverKind {
-  /// A solver of this kind that checks its tableau after every operation.
+extension SolverStrategy {
+  /// A solver of this strategy that checks its tableau after every operation.
+  ///
+  /// - Precondition: the strategy is ``SolverStrategy/sparse`` or ``SolverStrategy/dense``
+  ///   (only ours expose their tableau).
   func makeVerifyingSolver(tolerance: Double) -> any LayoutSolver {
-    switch self {
-    case .sparse:
-      VerifyingSolver(SparseSolver(), tolerance: tolerance) { $0.structuralDefects(tolerance: $1) }
-    case .dense:
-      VerifyingSolver(DenseSolver(), tolerance: tolerance) { $0.structuralDefects(tolerance: $1) }
+    if self == .sparse {
+      return VerifyingSolver(SparseSolver(), tolerance: tolerance) {
+        $0.structuralDefects(tolerance: $1)
+      }
+    }
+    precondition(self == .dense, "\(name) has no tableau to verify")
+    return VerifyingSolver(DenseSolver(), tolerance: tolerance) {
+      $0.structuralDefects(tolerance: $1)
     }
   }
 }

@@ -8,10 +8,16 @@ public struct UnsatisfiableFileError: Error, CustomStringConvertible {
   public var line: Int
   /// The lines of the required constraints it conflicts with.
   public var conflictingLines: [Int]
+  /// Whether the constraint is false whatever its variables' values (no lines conflict then).
+  public var isFalseOnItsOwn = false
 
   public var description: String {
     guard !conflictingLines.isEmpty else {
-      return "\(file):\(line):1: error: unsatisfiable required constraint; it is false on its own"
+      return "\(file):\(line):1: error: unsatisfiable required constraint; "
+        + (isFalseOnItsOwn
+          ? "it is false on its own"
+          // A solver that names no conflicts (kiwi).
+          : "it conflicts with the required constraints before it")
     }
     let others =
       "line" + (conflictingLines.count == 1 ? " " : "s ")
@@ -40,7 +46,8 @@ extension ConstraintFile {
         if case .unsatisfiable(_, _, let conflicts) = error {
           throw UnsatisfiableFileError(
             file: file, line: line,
-            conflictingLines: conflicts.keys.sorted().map { lines[Int($0.rawValue)] })
+            conflictingLines: conflicts.keys.sorted().map { lines[Int($0.rawValue)] },
+            isFalseOnItsOwn: Self.isFalseOnItsOwn(constraint))
         }
         throw error
       }
@@ -54,6 +61,20 @@ extension ConstraintFile {
     solver.endBatch()
     solver.beginBatch()
     return (0..<variables.count).map { solver.value(of: Variable($0)) }
+  }
+
+  /// Whether `constraint` holds for no values: every variable's coefficients cancel, and the
+  /// constant alone fails the relation.
+  static func isFalseOnItsOwn(_ constraint: Constraint) -> Bool {
+    var sums: [Variable: Double] = [:]
+    for term in constraint.expression.terms { sums[term.variable, default: 0] += term.coefficient }
+    guard sums.values.allSatisfy({ $0 == 0 }) else { return false }
+    let constant = constraint.expression.constant
+    switch constraint.relation {
+    case .equal: return constant != 0
+    case .lessThanOrEqual: return constant > 0
+    case .greaterThanOrEqual: return constant < 0
+    }
   }
 
   /// A solution in the spec's output form: `NAME = VALUE` a line, in order of first appearance.

@@ -14,10 +14,12 @@ public struct SolveResult: Sendable {
 }
 
 extension ConstraintFile {
-  /// Parses and solves `text` (the contents of `file`) with the `sparse` or `dense` solver (the
-  /// latter within `denseMemoryBudget` bytes).
+  /// Parses and solves `text` (the contents of `file`) with a solver of `strategy` (the dense
+  /// one within `denseMemoryBudget` bytes).
+  ///
+  /// - Precondition: `strategy.isAvailable`.
   public static func solve(
-    text: String, file: String, dense: Bool,
+    text: String, file: String, solver strategy: SolverStrategy = .sparse,
     denseMemoryBudget: Int = DenseTableau.defaultMemoryBudget
   ) -> SolveResult {
     let system: ConstraintFile
@@ -28,11 +30,15 @@ extension ConstraintFile {
     }
     do {
       let values: [Double]
-      if dense {
+      // Our two solvers concrete (specialized), any other behind the protocol.
+      if strategy == .sparse {
+        var solver = SparseSolver()
+        values = try system.solve(with: &solver, file: file)
+      } else if strategy == .dense {
         var solver = DenseSolver(memoryBudget: denseMemoryBudget)
         values = try system.solve(with: &solver, file: file)
       } else {
-        var solver = SparseSolver()
+        var solver = strategy.makeSolver()
         values = try system.solve(with: &solver, file: file)
       }
       if let index = values.firstIndex(where: { !$0.isFinite }) {
@@ -45,7 +51,7 @@ extension ConstraintFile {
     } catch let error as UnsatisfiableFileError {
       return SolveResult(output: "", error: error.description, status: 1)
     } catch let error as SolverError {
-      if case .memoryBudgetExceeded = error {
+      if error.isRefusal {
         return SolveResult(output: "", error: "\(file): error: \(error)", status: 3)
       }
       return SolveResult(output: "", error: "\(file): error: \(error)", status: 1)

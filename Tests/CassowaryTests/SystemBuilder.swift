@@ -1,20 +1,5 @@
 import Cassowary
 
-/// The two solvers, so that a test runs on both (`@Test(arguments: SolverKind.allCases)`).
-enum SolverKind: String, CaseIterable, CustomStringConvertible, Sendable {
-  case sparse
-  case dense
-
-  func make() -> any LayoutSolver {
-    switch self {
-    case .sparse: SparseSolver()
-    case .dense: DenseSolver()
-    }
-  }
-
-  var description: String { rawValue }
-}
-
 /// Builds a system by name, numbering variables and constraints as it goes.
 struct SystemBuilder {
   var variables = VariableTable()
