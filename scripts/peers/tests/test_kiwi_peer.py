@@ -1,8 +1,7 @@
-"""Tests of kiwi_peer.py. Run: scripts/peers/kiwi-peer test  (or, inside the venv,
+"""Tests of kiwi-peer: the kiwipeer package, and its entry point kiwi_peer.py as a command.
+Run: scripts/peers/kiwi-peer test  (or, inside the venv,
 python -m unittest discover -s scripts/peers/tests)."""
 
-import csv
-import io
 import os
 import shlex
 import subprocess
@@ -16,9 +15,9 @@ SCRIPT = os.path.join(PEERS, "kiwi_peer.py")
 FAKE = os.path.join(HERE, "fake_solver.py")
 sys.path.insert(0, PEERS)
 
-import kiwi_peer  # noqa: E402
+from kiwipeer import constraints_format, kiwi_solving, solutions  # noqa: E402
 
-needs_kiwi = unittest.skipIf(kiwi_peer.kiwisolver is None, "kiwisolver is not installed")
+needs_kiwi = unittest.skipIf(kiwi_solving.kiwisolver is None, "kiwisolver is not installed")
 
 # The example of the spec (docs/constraints-format.md).
 EXAMPLE = """\
@@ -99,15 +98,15 @@ class ParserErrors(TempFiles):
         for line, column, words in self.CASES:
             with self.subTest(line=line):
                 text = f"# a comment\nok == 1   # fine\n{line}\nnever == 2\n"
-                with self.assertRaises(kiwi_peer.ParseError) as raised:
-                    kiwi_peer.parse_text(text, "f.constraints")
+                with self.assertRaises(constraints_format.ParseError) as raised:
+                    constraints_format.parse_text(text, "f.constraints")
                 error = raised.exception
                 self.assertEqual((error.line, error.column), (3, column), error.message)
                 self.assertIn(words, error.message)
 
     def test_duplicate_edit_variable(self):
-        with self.assertRaises(kiwi_peer.ParseError) as raised:
-            kiwi_peer.parse_text("edit x = 1\n\nedit  x = 2\n", "f")
+        with self.assertRaises(constraints_format.ParseError) as raised:
+            constraints_format.parse_text("edit x = 1\n\nedit  x = 2\n", "f")
         self.assertEqual((raised.exception.line, raised.exception.column), (3, 7))
 
     def test_command_line_form_and_status(self):
@@ -118,14 +117,14 @@ class ParserErrors(TempFiles):
         self.assertEqual(done.stderr.strip(), f"{path}:3:3: error: unknown relation '=<': expected ==, <= or >=")
 
     def test_leftmost_problem_is_reported(self):
-        with self.assertRaises(kiwi_peer.ParseError) as raised:
-            kiwi_peer.parse_text("x === 3 $\n", "f")
+        with self.assertRaises(constraints_format.ParseError) as raised:
+            constraints_format.parse_text("x === 3 $\n", "f")
         self.assertEqual(raised.exception.column, 3)
 
 
 class Parsing(unittest.TestCase):
     def test_terms_signs_and_priorities(self):
-        system = kiwi_peer.parse_text(
+        system = constraints_format.parse_text(
             "x == -3 * y + 2*z - -1 @ 500 # c\n- x - 3 >= -y * 2.5e0\nedit == 4\nedit  v = -.5\n", "f")
         first, second, third, edit = system.statements
         self.assertEqual(first.terms, {"x": 1.0, "y": 3.0, "z": -2.0})
@@ -137,14 +136,14 @@ class Parsing(unittest.TestCase):
         self.assertEqual(system.variables, ["x", "y", "z", "edit", "v"])
 
     def test_cancelled_variable_still_exists(self):
-        system = kiwi_peer.parse_text("q == q + 0 * r\n", "f")
+        system = constraints_format.parse_text("q == q + 0 * r\n", "f")
         self.assertEqual(system.variables, ["q", "r"])
         self.assertEqual(system.statements[0].terms, {})
 
     def test_strength_map_keeps_order_below_required(self):
         for levels in ([250.0], [250.0, 251.0], [1.0, 250.0, 251.0, 500.0, 750.0, 999.0],
                        [float(p) for p in range(1, 1000)]):
-            strengths = kiwi_peer.strength_map(levels + [1000.0])
+            strengths = kiwi_solving.strength_map(levels + [1000.0])
             values = [strengths[p] for p in sorted(levels)]
             self.assertNotIn(1000.0, strengths)
             self.assertTrue(all(a < b for a, b in zip(values, values[1:])))
@@ -153,9 +152,9 @@ class Parsing(unittest.TestCase):
             self.assertLess(values[-1], 1001001000.0)
 
     def test_values_print_round_trip_and_without_negative_zero(self):
-        self.assertEqual(kiwi_peer.format_value(-0.0), "0.0")
+        self.assertEqual(solutions.format_value(-0.0), "0.0")
         for value in (0.1 + 0.2, 1e-300, 255.00000000000003, -17.25, 1e16):
-            self.assertEqual(float(kiwi_peer.format_value(value)), value)
+            self.assertEqual(float(solutions.format_value(value)), value)
 
 
 @needs_kiwi
@@ -163,10 +162,10 @@ class Solving(TempFiles):
     def test_spec_example(self):
         done = run("solve", self.write("example.constraints", EXAMPLE))
         self.assertEqual(done.returncode, 0, done.stderr)
-        solution = kiwi_peer.parse_solution(done.stdout)
+        solution = solutions.parse_solution(done.stdout)
         self.assertEqual(solution.order, list(EXAMPLE_SOLUTION))
         for name, value in EXAMPLE_SOLUTION.items():
-            self.assertTrue(kiwi_peer.within_tolerance(solution.values[name], value), (name, solution.values[name]))
+            self.assertTrue(solutions.within_tolerance(solution.values[name], value), (name, solution.values[name]))
 
     def test_standard_input(self):
         for path in ("-", "/dev/stdin"):
@@ -233,7 +232,7 @@ class Comparing(TempFiles):
         lines = ["f500 == 1 @500", "f750 == 2 @750", "edit f999 = 3", "x == 10 @251"]
         lines += ["x == 0 @250"] * 1001
         path = self.write("lexicographic.constraints", "\n".join(lines) + "\n")
-        strengths = kiwi_peer.strength_map([250.0, 251.0, 500.0, 750.0, 999.0])
+        strengths = kiwi_solving.strength_map([250.0, 251.0, 500.0, 750.0, 999.0])
         self.assertGreater(1001 * strengths[250.0], strengths[251.0])
         by_hand = self.write("lexicographic.txt", "f500 = 1.0\nf750 = 2.0\nf999 = 3.0\nx = 10.0\n")
         return path, by_hand
@@ -241,7 +240,7 @@ class Comparing(TempFiles):
     def test_weighted_sum_against_lexicographic(self):
         path, by_hand = self.lexicographic_case()
         kiwi = self.kiwi_solution(path)
-        self.assertAlmostEqual(kiwi_peer.read_solution(kiwi).values["x"], 0.0)
+        self.assertAlmostEqual(solutions.read_solution(kiwi).values["x"], 0.0)
         done = run("compare", path, by_hand, kiwi, "--names", "ours,kiwisolver")
         self.assertEqual(done.returncode, 0, done.stdout)
         self.assertIn("lexicographic-difference: ours better", done.stdout)
@@ -336,69 +335,6 @@ class Crosschecking(TempFiles):
         done = run("crosscheck", "--solver-command", itself, example + ".missing")
         self.assertEqual(done.returncode, 2)
         self.assertIn("no such file", done.stderr)
-
-
-@needs_kiwi
-class Timing(TempFiles):
-    def rows(self, text):
-        return list(csv.reader(io.StringIO(text)))
-
-    def test_rows(self):
-        path = self.write("example.constraints", EXAMPLE)
-        done = subprocess.run([sys.executable, SCRIPT, "time", path, "--repetitions", "3", "--header",
-                               "--views", "2", "--variant", "v"], capture_output=True)
-        self.assertEqual(done.returncode, 0, done.stderr)
-        out = done.stdout.decode()
-        self.assertEqual(out.count("\r\n"), 3)  # RFC 4180 line breaks
-        header, build, resize = self.rows(out)
-        self.assertEqual(header, kiwi_peer.CSV_COLUMNS)
-        for row, phase in ((build, "build"), (resize, "resize")):
-            cells = dict(zip(header, row))
-            self.assertEqual(len(row), 25)
-            self.assertEqual((cells["solver"], cells["mode"], cells["phase"], cells["status"]),
-                             ("kiwisolver", "incremental", phase, "ok"))
-            self.assertEqual((cells["scene"], cells["variant"], cells["views"]), ("example", "v", "2"))
-            self.assertEqual((cells["variables"], cells["constraints"], cells["repetitions"]), ("5", "7", "3"))
-            self.assertLessEqual(int(cells["min_ns"]), int(cells["median_ns"]))
-            self.assertLessEqual(int(cells["p90_ns"]), int(cells["max_ns"]))
-            self.assertEqual(cells["allocations"], "")
-            self.assertIn(f"kiwisolver {kiwi_peer.kiwisolver.__version__} through Python 3.", cells["note"])
-
-    def test_budget_skips(self):
-        path = self.write("example.constraints", EXAMPLE)
-        done = run("time", path, "--budget", "0.001")
-        self.assertEqual(done.returncode, 0, done.stderr)
-        for row in self.rows(done.stdout):
-            cells = dict(zip(kiwi_peer.CSV_COLUMNS, row))
-            self.assertEqual(cells["status"], "skipped")
-            self.assertIn("budget", cells["note"])
-            # As the harness writes skipped rows, so that bench plot and compare read them.
-            self.assertEqual([cells[c] for c in ("repetitions", "median_ns", "min_ns", "p90_ns", "max_ns")],
-                             ["0"] * 5)
-            self.assertEqual(cells["views"], "0")
-        build, resize = self.rows(done.stdout)
-        self.assertIn("over the 0.001 s budget (stopped after", build[-1])
-        self.assertIn("so is the build it starts with", resize[-1])
-        for budget in ("0", "-1", "nan"):
-            self.assertEqual(run("time", path, "--budget", budget).returncode, 2)
-
-    def test_slow_cells_stop_repeating_after_a_quarter_of_the_budget(self):
-        lines = [f"v{i} == v{i + 1} + 1 @{250 + i % 7}" for i in range(400)] + ["edit root.width = 375"]
-        path = self.write("slow.constraints", "\n".join(lines) + "\n")
-        done = run("time", path, "--repetitions", "1000", "--budget", "0.8")
-        self.assertEqual(done.returncode, 0, done.stderr)
-        build = dict(zip(kiwi_peer.CSV_COLUMNS, self.rows(done.stdout)[0]))
-        self.assertEqual(build["status"], "ok", build["note"])
-        self.assertLess(int(build["repetitions"]), 1000)
-        self.assertGreaterEqual(int(build["repetitions"]), 1)
-
-    def test_resize_without_width_edit_is_skipped(self):
-        path = self.write("plain.constraints", "x == 1\n")
-        done = run("time", path, "--repetitions", "1")
-        build, resize = self.rows(done.stdout)
-        self.assertEqual(build[kiwi_peer.CSV_COLUMNS.index("status")], "ok")
-        self.assertEqual(resize[kiwi_peer.CSV_COLUMNS.index("status")], "skipped")
-        self.assertIn(".width", resize[-1])
 
 
 if __name__ == "__main__":
