@@ -25,10 +25,6 @@ public struct LayoutStatistics: Equatable, Sendable {
   public var framesWritten = 0
   /// Conflicts recovered from by breaking a required constraint.
   public var conflicts = 0
-  /// Time spent changing and optimizing the solver.
-  public var solverNanoseconds: UInt64 = 0
-  /// Time spent writing frames in layout passes.
-  public var frameNanoseconds: UInt64 = 0
 
   /// An all-zero record.
   public init() {}
@@ -47,7 +43,6 @@ public final class LayoutEngine {
   /// Items by variable block (block / 4).
   var items = IDTable<Unmanaged<LayoutItem>>()
   var batchDepth = 0
-  var batchStart: UInt64 = 0
 
   /// What the engine has done so far.
   public var statistics: LayoutStatistics { counters }
@@ -103,8 +98,6 @@ public final class LayoutEngine {
   /// - Complexity: a build of the installed constraints, plus O(items).
   public func solveFromScratch() throws(SolverError) {
     if let refusal { throw refusal }
-    let start = monotonicNanoseconds()
-    defer { counters.solverNanoseconds += monotonicNanoseconds() - start }
     try solver.solveFromScratch()
     for entry in items.entries { entry?.takeUnretainedValue().compactLists() }
   }
@@ -113,7 +106,6 @@ public final class LayoutEngine {
 
   /// Defers the solver's optimization until the outermost ``endBatch()``.
   public func beginBatch() {
-    if batchDepth == 0 { batchStart = monotonicNanoseconds() }
     batchDepth += 1
     solver.beginBatch()
   }
@@ -122,15 +114,6 @@ public final class LayoutEngine {
   public func endBatch() {
     solver.endBatch()
     batchDepth -= 1
-    if batchDepth == 0 { counters.solverNanoseconds += monotonicNanoseconds() - batchStart }
-  }
-
-  /// Runs `body` with solver time counted (unless a batch already counts it).
-  func timed(_ body: () -> Void) {
-    guard batchDepth == 0 else { return body() }
-    let start = monotonicNanoseconds()
-    body()
-    counters.solverNanoseconds += monotonicNanoseconds() - start
   }
 
   // MARK: Variables
@@ -199,28 +182,26 @@ public final class LayoutEngine {
     let expression = lower(constraint)
     counters.constraintsAdded += 1
     guard refusal == nil else { return }
-    timed {
-      if case .contentSize(let hugging, let resistance) = constraint.kind {
-        let growth = allocateID(constraint)
-        let shrinkage = allocateID(constraint)
-        constraint.solverID = growth
-        constraint.secondSolverID = shrinkage
-        addOrFail(growth, Constraint(expression, .lessThanOrEqual, priority: optional(hugging)))
-        addOrFail(
-          shrinkage, Constraint(expression, .greaterThanOrEqual, priority: optional(resistance)))
-        return
-      }
-      let id = allocateID(constraint)
-      constraint.solverID = id
-      let lowered = Constraint(expression, constraint.relation, priority: constraint.storedPriority)
-      do throws(SolverError) {
-        try solver.add(ConstraintID(id), lowered)
-      } catch {
-        if refuses(error) { return }
-        guard case .unsatisfiable(_, _, let others) = error else { preconditionFailure("\(error)") }
-        recover(breaking: constraint, conflictingWith: others)
-        addOrFail(id, lowered.at(Self.brokenPriority))
-      }
+    if case .contentSize(let hugging, let resistance) = constraint.kind {
+      let growth = allocateID(constraint)
+      let shrinkage = allocateID(constraint)
+      constraint.solverID = growth
+      constraint.secondSolverID = shrinkage
+      addOrFail(growth, Constraint(expression, .lessThanOrEqual, priority: optional(hugging)))
+      addOrFail(
+        shrinkage, Constraint(expression, .greaterThanOrEqual, priority: optional(resistance)))
+      return
+    }
+    let id = allocateID(constraint)
+    constraint.solverID = id
+    let lowered = Constraint(expression, constraint.relation, priority: constraint.storedPriority)
+    do throws(SolverError) {
+      try solver.add(ConstraintID(id), lowered)
+    } catch {
+      if refuses(error) { return }
+      guard case .unsatisfiable(_, _, let others) = error else { preconditionFailure("\(error)") }
+      recover(breaking: constraint, conflictingWith: others)
+      addOrFail(id, lowered.at(Self.brokenPriority))
     }
   }
 
@@ -249,10 +230,8 @@ public final class LayoutEngine {
   /// Removes `constraint` from the solver.
   func uninstall(_ constraint: LayoutConstraint) {
     precondition(constraint.engine === self, "constraint is not installed here")
-    timed {
-      removeFromSolver(constraint.solverID)
-      removeFromSolver(constraint.secondSolverID)
-    }
+    removeFromSolver(constraint.solverID)
+    removeFromSolver(constraint.secondSolverID)
     constraint.solverID = -1
     constraint.secondSolverID = -1
     constraint.isBroken = false
@@ -276,10 +255,8 @@ public final class LayoutEngine {
   func constantDidChange(_ constraint: LayoutConstraint) {
     counters.constantsChanged += 1
     let constant = loweredConstant(constraint)
-    timed {
-      setConstant(constant, of: constraint, solverID: constraint.solverID)
-      setConstant(constant, of: constraint, solverID: constraint.secondSolverID)
-    }
+    setConstant(constant, of: constraint, solverID: constraint.solverID)
+    setConstant(constant, of: constraint, solverID: constraint.secondSolverID)
   }
 
   /// Sets one solver row's constant; a required row that cannot take it is broken first.
@@ -306,27 +283,25 @@ public final class LayoutEngine {
   func priorityDidChange(_ constraint: LayoutConstraint) {
     counters.prioritiesChanged += 1
     guard refusal == nil else { return }
-    timed {
-      if case .contentSize(let hugging, let resistance) = constraint.kind {
-        setPriorityOrFail(constraint.solverID, optional(hugging))
-        setPriorityOrFail(constraint.secondSolverID, optional(resistance))
-        return
-      }
-      let id = constraint.solverID
-      let priority = constraint.storedPriority
-      guard priority.isRequired else {
-        constraint.isBroken = false
-        return setPriorityOrFail(id, priority)
-      }
-      guard !constraint.isBroken else { return }
-      do throws(SolverError) {
-        try solver.setPriority(ConstraintID(id), priority)
-      } catch {
-        if refuses(error) { return }
-        guard case .unsatisfiable(_, _, let others) = error else { preconditionFailure("\(error)") }
-        recover(breaking: constraint, conflictingWith: others)
-        setPriorityOrFail(id, Self.brokenPriority)
-      }
+    if case .contentSize(let hugging, let resistance) = constraint.kind {
+      setPriorityOrFail(constraint.solverID, optional(hugging))
+      setPriorityOrFail(constraint.secondSolverID, optional(resistance))
+      return
+    }
+    let id = constraint.solverID
+    let priority = constraint.storedPriority
+    guard priority.isRequired else {
+      constraint.isBroken = false
+      return setPriorityOrFail(id, priority)
+    }
+    guard !constraint.isBroken else { return }
+    do throws(SolverError) {
+      try solver.setPriority(ConstraintID(id), priority)
+    } catch {
+      if refuses(error) { return }
+      guard case .unsatisfiable(_, _, let others) = error else { preconditionFailure("\(error)") }
+      recover(breaking: constraint, conflictingWith: others)
+      setPriorityOrFail(id, Self.brokenPriority)
     }
   }
 
@@ -446,13 +421,6 @@ extension LayoutConstraint {
     let right = secondAttribute.isDimension ? 0.0 : 1.0
     return left - multiplier * right
   }
-}
-
-/// The monotonic clock, in nanoseconds.
-func monotonicNanoseconds() -> UInt64 {
-  var time = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &time)
-  return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
 }
 
 // MARK: - Inspection, for exports and cross-checks

@@ -71,12 +71,10 @@ extension View {
     let root = rootView
     root.updateConstraintsIfNeeded()
     let engine = root.ensureEngine()
-    let start = monotonicNanoseconds()
     engine.counters.layoutPasses += 1
     engine.forEachChangedItem { item in (item as? View)?.markFrameDirty() }
     if root.isFrameDirty { root.applyRootFrame(engine) }
     layoutSubtreeIfNeeded()
-    engine.counters.frameNanoseconds += monotonicNanoseconds() - start
   }
 
   /// Asks the superview to copy this view's frame from the solver in the next layout pass.

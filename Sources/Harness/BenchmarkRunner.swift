@@ -100,10 +100,8 @@ public struct BenchmarkRunner {
   ) {
     let phases = phases(for: kind, mode: mode)
     guard !phases.isEmpty else { return }
-    let groupKey = "\(kind)/\(variant)/\(solver)/\(mode)"
-    let warmup: Int
-    let planNote: String?
-    switch plan(kind, variant, size, solver, mode, groupKey, &history) {
+    let group = Group(kind: kind, variant: variant, size: size, solver: solver, mode: mode)
+    switch plan(kind, variant, size, solver, mode, group.key, &history) {
     case .skip(let reason):
       for phase in phases {
         var row = baseRow(kind, variant, size, solver, mode, phase)
@@ -111,18 +109,25 @@ public struct BenchmarkRunner {
         row.note = reason
         emit(row)
       }
-      return
-    case .run(let warmupPasses, let note):
-      (warmup, planNote) = (warmupPasses, note)
+    case .run(let warmup, let note):
+      guard let measurement = measure(group, phases: phases, warmup: warmup, &history) else {
+        return
+      }
+      for phase in phases {
+        emit(row(phase, of: group, measurement, planNote: note, &history))
+      }
     }
-    var samples: [Phase: [UInt64]] = [:]
-    var figures: [Phase: (AllocationDelta, UInt64)] = [:]
-    var checksums: [Phase: String] = [:]
-    var errors: [Phase: String] = [:]
-    // The first phase in which the solver refused a change for lack of memory, and why: it and
-    // every later phase are reported as skipped, and the group stops.
-    var refusal: (phase: Phase, reason: String)? = nil
-    var statistics = (variables: 0, constraints: 0)
+  }
+
+  /// The passes of one group: fresh scenes for the one-shot phases, the steady phases on the
+  /// first; `nil` when the scene cannot be made.
+  private func measure(
+    _ group: Group, phases: [Phase], warmup: Int, _ history: inout History
+  ) -> GroupMeasurement? {
+    let (kind, variant, size, solver, mode) = (
+      group.kind, group.variant, group.size, group.solver, group.mode
+    )
+    var measurement = GroupMeasurement()
     // The callgrind label of a cell, when this run counts instructions.
     let label = { (phase: Phase) -> String? in
       guard configuration.countsInstructions else { return nil }
@@ -138,12 +143,11 @@ public struct BenchmarkRunner {
     }
     let groupStart = monotonicNanoseconds()
     var iteration = 0
-    var fastestPass = Double.infinity
     // One-shot phases repeat on fresh scenes; the steady phases run on the first one.
     repeat {
       let measured = iteration >= warmup || mode == .full
       // Instructions are counted in the first measured pass.
-      let counted = measured && samples[.build] == nil
+      let counted = measured && measurement.samples[.build] == nil
       var oneShot: UInt64 = 0
       var meter = AllocationMeter()
       var start = monotonicNanoseconds()
@@ -154,76 +158,72 @@ public struct BenchmarkRunner {
             try? Scene(
               kind, views: size, seed: configuration.seed, variant: variant, solver: solver)
           })
-      else { return }
+      else { return nil }
       var elapsed = monotonicNanoseconds() - start
       oneShot += elapsed
       var delta = meter.stop()
       if measured {
-        record(.build, elapsed, delta, scene, slowdowns[.build], &samples, &figures, &checksums)
+        record(.build, elapsed, delta, scene, slowdowns[.build], &measurement)
       }
       meter = AllocationMeter()
       start = monotonicNanoseconds()
-      instrumented(counted ? label(.firstSolve) : nil) { scene.root.layoutIfNeeded() }
+      instrumented(counted ? label(.firstSolve) : nil) { scene.layOut() }
       elapsed = monotonicNanoseconds() - start
       oneShot += elapsed
       delta = meter.stop()
       if let reason = Self.refusal(of: scene) {
-        refusal = (.firstSolve, reason)
+        measurement.refusal = (.firstSolve, reason)
         break
       }
       if measured {
-        record(
-          .firstSolve, elapsed, delta, scene, slowdowns[.firstSolve], &samples, &figures, &checksums
-        )
-        checksums[.build] = checksums[.firstSolve]
+        record(.firstSolve, elapsed, delta, scene, slowdowns[.firstSolve], &measurement)
+        measurement.checksums[.build] = measurement.checksums[.firstSolve]
       }
       if iteration == 0 {
-        let solverStatistics = scene.root.layoutEngine!.solverStatistics
-        statistics = (solverStatistics.variables, solverStatistics.constraints)
-        if solver == .sparse {
+        if let solverStatistics = scene.solverStatistics {
+          measurement.statistics = (solverStatistics.variables, solverStatistics.constraints)
+        }
+        if solver == .sparse, let solverStatistics = scene.solverStatistics {
           history.tableau["\(kind)/\(variant)/\(size)"] = (
             solverStatistics.rows, solverStatistics.symbols
           )
         }
         for phase in phases where !phase.isOneShot {
-          measureSteady(
-            phase, scene, mode, label(phase), slowdowns[phase], &samples, &figures, &checksums,
-            &errors)
+          measureSteady(phase, scene, mode, label(phase), slowdowns[phase], &measurement)
           if let reason = Self.refusal(of: scene) {
-            refusal = (phase, reason)
+            measurement.refusal = (phase, reason)
             break
           }
         }
-        if refusal != nil { break }
+        if measurement.refusal != nil { break }
       }
       meter = AllocationMeter()
       start = monotonicNanoseconds()
       instrumented(counted ? label(.teardown) : nil) {
         scene.perform(.teardown)
-        scene.root.layoutIfNeeded()
+        scene.layOut()
       }
       elapsed = monotonicNanoseconds() - start
       oneShot += elapsed
       delta = meter.stop()
       if measured {
-        record(
-          .teardown, elapsed, delta, scene, slowdowns[.teardown], &samples, &figures, &checksums)
+        record(.teardown, elapsed, delta, scene, slowdowns[.teardown], &measurement)
       }
-      fastestPass = min(fastestPass, Double(oneShot) / 1e9)
+      measurement.fastestPass = min(measurement.fastestPass, Double(oneShot) / 1e9)
       iteration += 1
       if mode == .full { break }
       let groupSeconds = Double(monotonicNanoseconds() - groupStart) / 1e9
-      let measuredCount = samples[.build]?.count ?? 0
+      let measuredCount = measurement.samples[.build]?.count ?? 0
       // Enough samples and time, or over the budget with at least one measured pass.
       if measuredCount >= configuration.repetitions && groupSeconds >= configuration.minimumTime {
         break
       }
       if measuredCount >= 1 && groupSeconds > configuration.cellBudget { break }
     } while true
-    if fastestPass.isFinite {
-      history.passes[groupKey, default: []].append((Double(size), fastestPass))
+    if measurement.fastestPass.isFinite {
+      history.passes[group.key, default: []].append((Double(size), measurement.fastestPass))
     }
-    let mostBytes = figures.values.map { max(Int($0.0.peakBytes), Int($0.1)) }.max() ?? 0
+    let mostBytes = measurement.mostBytes
     if mostBytes > 0 {
       let memoryKey = "\(kind)/\(variant)/\(solver)"
       let perView = Double(mostBytes) / Double(max(1, size))
@@ -231,58 +231,61 @@ public struct BenchmarkRunner {
         history.bytesPerView[memoryKey] = (size, perView)
       }
     }
-    if let refusal { history.refusals[groupKey] = refusal.reason }
-    for phase in phases {
-      var row = baseRow(kind, variant, size, solver, mode, phase)
-      row.variables = statistics.variables
-      row.constraints = statistics.constraints
-      if let refusal, Self.order(of: phase) >= Self.order(of: refusal.phase) {
-        row.status = .skipped
-        row.note = refusal.reason
-        emit(row)
-        continue
-      }
-      if let error = errors[phase] {
-        row.status = .error
-        row.note = error
-        emit(row)
-        continue
-      }
-      guard let times = samples[phase], !times.isEmpty else {
-        row.status = .skipped
-        row.note = "not applicable"
-        emit(row)
-        continue
-      }
-      row.note = planNote ?? ""
-      let summary = TimingSummary(times)
-      row.repetitions = summary.count
-      row.medianNanoseconds = summary.median
-      row.minimumNanoseconds = summary.minimum
-      row.p90Nanoseconds = summary.p90
-      row.maximumNanoseconds = summary.maximum
-      row.samples = [ResultRow.keptSamples(times)]
-      if let (delta, retained) = figures[phase] {
-        row.allocations = delta.allocations
-        row.allocatedBytes = delta.allocatedBytes
-        row.peakBytes = delta.peakBytes
-        row.retainedBytes = retained
-      }
-      row.checksum = checksums[phase] ?? ""
-      let cell = "\(kind)/\(variant)/\(size)/\(mode)/\(phase)"
-      row.note = Self.joined(
-        row.note, Self.strategyNote(solver, phase, row.checksum, cell, &history))
-      if configuration.countsInstructions {
-        row.repetitions = 1
-        row.medianNanoseconds = 0
-        row.minimumNanoseconds = 0
-        row.p90Nanoseconds = 0
-        row.maximumNanoseconds = 0
-        row.samples = []
-        row.note = "callgrind: instructions of one repetition; times not measured"
-      }
-      emit(row)
+    if let refusal = measurement.refusal { history.refusals[group.key] = refusal.reason }
+    return measurement
+  }
+
+  /// The row of `phase` in what `measurement` holds for `group`.
+  private func row(
+    _ phase: Phase, of group: Group, _ measurement: GroupMeasurement, planNote: String?,
+    _ history: inout History
+  ) -> ResultRow {
+    var row = baseRow(group.kind, group.variant, group.size, group.solver, group.mode, phase)
+    row.variables = measurement.statistics.variables
+    row.constraints = measurement.statistics.constraints
+    if let refusal = measurement.refusal, Self.order(of: phase) >= Self.order(of: refusal.phase) {
+      row.status = .skipped
+      row.note = refusal.reason
+      return row
     }
+    if let error = measurement.errors[phase] {
+      row.status = .error
+      row.note = error
+      return row
+    }
+    guard let times = measurement.samples[phase], !times.isEmpty else {
+      row.status = .skipped
+      row.note = "not applicable"
+      return row
+    }
+    row.note = planNote ?? ""
+    let summary = TimingSummary(times)
+    row.repetitions = summary.count
+    row.medianNanoseconds = summary.median
+    row.minimumNanoseconds = summary.minimum
+    row.p90Nanoseconds = summary.p90
+    row.maximumNanoseconds = summary.maximum
+    row.samples = [ResultRow.keptSamples(times)]
+    if let figures = measurement.figures[phase] {
+      row.allocations = figures.delta.allocations
+      row.allocatedBytes = figures.delta.allocatedBytes
+      row.peakBytes = figures.delta.peakBytes
+      row.retainedBytes = figures.retained
+    }
+    row.checksum = measurement.checksums[phase] ?? ""
+    row.note = Self.joined(
+      row.note,
+      Self.strategyNote(group.solver, phase, row.checksum, group.cell(phase), &history))
+    if configuration.countsInstructions {
+      row.repetitions = 1
+      row.medianNanoseconds = 0
+      row.minimumNanoseconds = 0
+      row.p90Nanoseconds = 0
+      row.maximumNanoseconds = 0
+      row.samples = []
+      row.note = "callgrind: instructions of one repetition; times not measured"
+    }
+    return row
   }
 
   /// What a row of `strategy` must say about how it differs from Auto Layout's semantics: a
@@ -330,7 +333,7 @@ public struct BenchmarkRunner {
   /// Why the scene's solver stopped taking changes (the dense solver's memory budget), if it
   /// did: the phase that hit it measured a solver that no longer holds every constraint.
   private static func refusal(of scene: Scene) -> String? {
-    guard let error = scene.root.layoutEngine?.refusal else { return nil }
+    guard let error = scene.solverRefusal else { return nil }
     return "the solver refused a change: \(error)"
   }
 
@@ -476,9 +479,7 @@ public struct BenchmarkRunner {
 
   private func record(
     _ phase: Phase, _ elapsed: UInt64, _ delta: AllocationDelta, _ scene: Scene,
-    _ slowdown: Double?,
-    _ samples: inout [Phase: [UInt64]], _ figures: inout [Phase: (AllocationDelta, UInt64)],
-    _ checksums: inout [Phase: String]
+    _ slowdown: Double?, _ measurement: inout GroupMeasurement
   ) {
     var elapsed = elapsed
     if let slowdown {
@@ -489,20 +490,18 @@ public struct BenchmarkRunner {
       while monotonicNanoseconds() < end {}
       elapsed += monotonicNanoseconds() - start
     }
-    samples[phase, default: []].append(elapsed)
-    if figures[phase] == nil {
+    measurement.samples[phase, default: []].append(elapsed)
+    if measurement.figures[phase] == nil {
       AllocatorStatistics.refresh()
-      figures[phase] = (delta, UInt64(AllocatorStatistics.allocatedBytes))
-      checksums[phase] = frameChecksum(scene.root)
+      measurement.figures[phase] = (delta, UInt64(AllocatorStatistics.allocatedBytes))
+      measurement.checksums[phase] = frameChecksum(scene.root)
     }
   }
 
   /// Repeats one steady-state phase on `scene`.
   private func measureSteady(
     _ phase: Phase, _ scene: Scene, _ mode: Mode, _ label: String?, _ slowdown: Double?,
-    _ samples: inout [Phase: [UInt64]],
-    _ figures: inout [Phase: (AllocationDelta, UInt64)], _ checksums: inout [Phase: String],
-    _ errors: inout [Phase: String]
+    _ measurement: inout GroupMeasurement
   ) {
     if let operation = phase.operation, !scene.supports(operation) { return }
     let warmup = configuration.warmup + configuration.warmup % 2
@@ -516,15 +515,15 @@ public struct BenchmarkRunner {
         // Instructions are counted in the first measured repetition.
         try instrumented(count == warmup ? label : nil) { try step(phase, scene, mode) }
       } catch {
-        errors[phase] = "\(error)"
+        measurement.errors[phase] = "\(error)"
         return
       }
-      if scene.root.layoutEngine?.refusal != nil { return }
+      if scene.solverRefusal != nil { return }
       let elapsed = monotonicNanoseconds() - before
       let delta = meter.stop()
       count += 1
       if count > warmup {
-        record(phase, elapsed, delta, scene, slowdown, &samples, &figures, &checksums)
+        record(phase, elapsed, delta, scene, slowdown, &measurement)
       }
       let measured = count - warmup
       let seconds = Double(monotonicNanoseconds() - start) / 1e9
@@ -546,29 +545,17 @@ public struct BenchmarkRunner {
 
   /// One repetition of a steady phase.
   private func step(_ phase: Phase, _ scene: Scene, _ mode: Mode) throws {
-    let root = scene.root
     guard let operation = phase.operation else {
-      root.setNeedsLayoutOfSubtree()
-      root.layoutIfNeeded()
+      scene.root.setNeedsLayoutOfSubtree()
+      scene.layOut()
       return
     }
     switch mode {
     case .incremental:
       scene.perform(operation)
-      root.layoutIfNeeded()
+      scene.layOut()
     case .full:
-      let engine = root.layoutEngine!
-      engine.beginBatch()
-      scene.perform(operation)
-      root.updateConstraintsIfNeeded()
-      do {
-        try engine.solveFromScratch()
-      } catch {
-        engine.endBatch()
-        throw error
-      }
-      engine.endBatch()
-      root.layoutIfNeeded()
+      try scene.performWithFullResolve(operation)
     }
   }
 }
