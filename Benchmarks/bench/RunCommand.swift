@@ -250,13 +250,28 @@ func ensureDeterministicHashing() {
 
 extension RunContext {
   /// The run's id and time, the commit and a description of the machine.
+  ///
+  /// The commit is the one of the tree this executable was built in (it lives in that tree's
+  /// `.build`), whatever the working directory; for an executable outside any repository, the
+  /// working directory's; "unknown" when neither is in one. `-dirty` marks uncommitted changes
+  /// to tracked files.
   static func current() -> RunContext {
     let now = Date()
     let formatter = ISO8601DateFormatter()
     let timestamp = formatter.string(from: now)
-    let commit = shell("git", "rev-parse", "--short", "HEAD") ?? "unknown"
+    let executableDirectory = URL(fileURLWithPath: CallgrindRun.currentExecutable())
+      .deletingLastPathComponent().path
+    let tree =
+      [executableDirectory, FileManager.default.currentDirectoryPath].first {
+        shell("git", "-C", $0, "rev-parse", "--short", "HEAD") != nil
+      }
+    let commit =
+      tree.flatMap { shell("git", "-C", $0, "rev-parse", "--short", "HEAD") } ?? "unknown"
     let dirty =
-      (shell("git", "status", "--porcelain", "--untracked-files=no") ?? "").isEmpty ? "" : "-dirty"
+      tree.map {
+        (shell("git", "-C", $0, "status", "--porcelain", "--untracked-files=no") ?? "").isEmpty
+      }
+        == false ? "-dirty" : ""
     let cores = ProcessInfo.processInfo.activeProcessorCount
     let memory = ProcessInfo.processInfo.physicalMemory / (1 << 30)
     var machine = "\(cores) cores \(memory) GiB"
