@@ -133,7 +133,10 @@ public final class KiwiSolver: LayoutSolver {
   }
 
   /// Removes constraint `id` and adds it back with `constant` (kiwi has no in-place change);
-  /// if kiwi refuses the changed constraint, the old one is added back and the error thrown.
+  /// if kiwi refuses the changed constraint, kiwi is rebuilt with the old one and the error
+  /// thrown.
+  ///
+  /// - Complexity: kiwi's removal and add of one constraint; a rebuild after a refusal.
   public func setConstant(_ id: ConstraintID, _ constant: Double) throws(SolverError) {
     guard var changed = constraint(id) else { throw .unknownConstraint(id) }
     guard constant.isFinite else { throw .nonFinite("the constant \(constant) for \(id)") }
@@ -142,6 +145,8 @@ public final class KiwiSolver: LayoutSolver {
   }
 
   /// Removes constraint `id` and adds it back at `priority`, as ``setConstant(_:_:)`` does.
+  ///
+  /// - Complexity: as ``setConstant(_:_:)``.
   public func setPriority(_ id: ConstraintID, _ priority: Priority) throws(SolverError) {
     guard var changed = constraint(id) else { throw .unknownConstraint(id) }
     guard priority.isValid else { throw .invalidPriority(priority) }

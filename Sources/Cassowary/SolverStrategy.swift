@@ -84,6 +84,8 @@ extension SolverStrategy {
   }
 
   /// The strategy in ``all`` named `name`, if any.
+  ///
+  /// - Complexity: O(strategies).
   public static func named(_ name: String) -> SolverStrategy? {
     all.first { $0.name == name }
   }
