@@ -123,6 +123,22 @@ struct Run: ParsableCommand {
         + "\(plots.count) plots in \(Self.plotsDirectory(forResults: output))/")
   }
 
+  /// The plan's estimated duration, from the committed baseline of the matrix (the quick one's
+  /// for `--quick`): "; about 9 min by the medians of results/baseline.csv", with the groups it
+  /// does not know; "" without the file.
+  private func estimate(_ configuration: BenchmarkConfiguration) -> String {
+    let path = matrix.quick ? "results/baseline-quick.csv" : "results/baseline.csv"
+    guard let data = FileManager.default.contents(atPath: path),
+      let rows = try? ResultsFile.rows(String(decoding: data, as: UTF8.self))
+    else { return "" }
+    let (seconds, missing) = configuration.estimatedDuration(from: rows)
+    guard missing < configuration.groupCount else { return "" }
+    let minutes = Int((seconds / 60).rounded())
+    let time = minutes >= 1 ? "about \(minutes) min" : "about \(Int(seconds.rounded())) s"
+    return "; \(time) by the medians of \(path) (measured on its machine)"
+      + (missing > 0 ? ", not counting \(missing) groups it lacks" : "")
+  }
+
   /// Where a run writes its CSV without `--output`: results/latest.csv for the default
   /// matrix, results/latest-quick.csv for `--quick`, a file named by the time otherwise.
   private func defaultOutput() -> String {
@@ -182,7 +198,7 @@ struct Run: ParsableCommand {
           + "\(configuration.modes.count) modes)"
           + (configuration.rounds > 1
             ? " x \(configuration.rounds) rounds, each in its own process" : "")
-          + ", writing \(output)")
+          + ", writing \(output)" + estimate(configuration))
     }
     var rounds: [[ResultRow]] = []
     if configuration.rounds > 1 {
