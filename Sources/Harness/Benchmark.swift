@@ -43,7 +43,7 @@ public enum Phase: String, CaseIterable, Sendable, CustomStringConvertible {
   }
 
   /// Whether each repetition needs a new scene (build, first solve, teardown).
-  var isOneShot: Bool { self == .build || self == .firstSolve || self == .teardown }
+  public var isOneShot: Bool { self == .build || self == .firstSolve || self == .teardown }
 }
 
 /// How updates are solved.

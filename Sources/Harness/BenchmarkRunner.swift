@@ -120,7 +120,8 @@ public struct BenchmarkRunner {
   }
 
   /// The passes of one group: fresh scenes for the one-shot phases, the steady phases on the
-  /// first; `nil` when the scene cannot be made.
+  /// first (every phase's first pair of measured repetitions, then the rest); `nil` when the
+  /// scene cannot be made.
   private func measure(
     _ group: Group, phases: [Phase], warmup: Int, _ history: inout History
   ) -> GroupMeasurement? {
@@ -188,11 +189,16 @@ public struct BenchmarkRunner {
             solverStatistics.rows, solverStatistics.symbols
           )
         }
-        for phase in phases where !phase.isOneShot {
-          measureSteady(phase, scene, mode, label(phase), slowdowns[phase], &measurement)
-          if let reason = Self.refusal(of: scene) {
-            measurement.refusal = (phase, reason)
-            break
+        // Every phase's first pair, then every phase's rest (see measureSteady).
+        for firstPair in [true, false] where measurement.refusal == nil {
+          for phase in phases where !phase.isOneShot {
+            measureSteady(
+              phase, scene, mode, label(phase), slowdowns[phase], firstPair: firstPair,
+              &measurement)
+            if let reason = Self.refusal(of: scene) {
+              measurement.refusal = (phase, reason)
+              break
+            }
           }
         }
         if measurement.refusal != nil { break }
@@ -498,22 +504,55 @@ public struct BenchmarkRunner {
     }
   }
 
-  /// Repeats one steady-state phase on `scene`.
+  /// Repeats one steady-state phase on `scene`: with `firstPair`, its warm-ups and two measured
+  /// repetitions, the first of which gives the row its bytes, checksum and instruction count;
+  /// without, more measured repetitions, until the phase has its minimum count and time (or a
+  /// quarter of the cell budget), always an even number.
+  ///
+  /// A group takes every phase's first pair before any phase's rest, so that what a phase's
+  /// first measured repetition allocates depends on a fixed history (the earlier phases' warm-ups
+  /// and pairs), not on how many repetitions the machine's speed let them run in the minimum
+  /// time. An even count means a phase that toggles (portrait and landscape) ends where it
+  /// started, so the next phase's checksum does not depend on speed either.
   private func measureSteady(
     _ phase: Phase, _ scene: Scene, _ mode: Mode, _ label: String?, _ slowdown: Double?,
-    _ measurement: inout GroupMeasurement
+    firstPair: Bool, _ measurement: inout GroupMeasurement
   ) {
     if let operation = phase.operation, !scene.supports(operation) { return }
-    let warmup = configuration.warmup + configuration.warmup % 2
+    if !firstPair && (measurement.errors[phase] != nil || measurement.samples[phase] == nil) {
+      return
+    }
+    let warmup = firstPair ? configuration.warmup + configuration.warmup % 2 : 0
+    var measured = measurement.samples[phase]?.count ?? 0
     var count = 0
     let start = monotonicNanoseconds()
-    var maximumCount = 10_000
+    let spentBefore = measurement.steadySeconds[phase] ?? 0
+    defer {
+      measurement.steadySeconds[phase] =
+        spentBefore + Double(monotonicNanoseconds() - start) / 1e9
+    }
     while true {
+      if count >= warmup {
+        let seconds = spentBefore + Double(monotonicNanoseconds() - start) / 1e9
+        let enough =
+          firstPair
+          ? measured >= 2
+          : (measured >= configuration.repetitions && seconds >= configuration.minimumTime
+            && measured % 2 == 0)
+        if enough { break }
+        // A slow phase stops at a quarter of the cell budget once it has a measured repetition
+        // (the row's repetition count says how many it got), after an even number of them.
+        if seconds > configuration.cellBudget / 4 && measured >= 1 && measured % 2 == 0 {
+          break
+        }
+      }
       let meter = AllocationMeter()
       let before = monotonicNanoseconds()
       do {
         // Instructions are counted in the first measured repetition.
-        try instrumented(count == warmup ? label : nil) { try step(phase, scene, mode) }
+        try instrumented(firstPair && count == warmup ? label : nil) {
+          try step(phase, scene, mode)
+        }
       } catch {
         measurement.errors[phase] = "\(error)"
         return
@@ -524,22 +563,8 @@ public struct BenchmarkRunner {
       count += 1
       if count > warmup {
         record(phase, elapsed, delta, scene, slowdown, &measurement)
+        measured += 1
       }
-      let measured = count - warmup
-      let seconds = Double(monotonicNanoseconds() - start) / 1e9
-      // A slow phase stops at a quarter of the cell budget once it has a measured repetition
-      // (the row's repetition count says how many it got), after an even number of them like
-      // any other: a phase that toggles (portrait and landscape) then ends where it started,
-      // so its checksum does not depend on how fast the machine was.
-      if seconds > configuration.cellBudget / 4 && measured >= 1 {
-        maximumCount = count + measured % 2
-      }
-      if measured >= configuration.repetitions && seconds >= configuration.minimumTime
-        && measured % 2 == 0
-      {
-        break
-      }
-      if count >= maximumCount { break }
     }
   }
 

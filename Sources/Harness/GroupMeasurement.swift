@@ -32,6 +32,9 @@ struct GroupMeasurement {
   var refusal: (phase: Phase, reason: String)?
   /// The solver's variables and constraints after the first layout.
   var statistics = (variables: 0, constraints: 0)
+  /// The seconds each steady phase has run so far (warm-ups included), for its minimum time
+  /// and budget.
+  var steadySeconds: [Phase: Double] = [:]
   /// The fastest pass of the one-shot phases (build, first solve, teardown), in seconds: on a
   /// shared machine the least disturbed, what the next size's time budget is estimated from.
   var fastestPass = Double.infinity

@@ -24,4 +24,36 @@ import Testing
       #expect(row.repetitions == 2, "\(row.phase) measured \(row.repetitions) repetitions")
     }
   }
+
+  /// What a steady phase's first measured repetition allocates does not depend on how many
+  /// repetitions the phases before it ran (which the minimum time decides, by the machine's
+  /// speed): every phase takes its first pair before any phase repeats further.
+  @Test func aSteadyPhaseBytesDoNotDependOnEarlierPhasesRepetitions() {
+    func run(repetitions: Int) -> [ResultRow] {
+      var configuration = BenchmarkConfiguration(
+        scenes: [(.stackGrid, "standard")], sizes: [40], solvers: [.sparse],
+        modes: [.incremental, .full],
+        phases: [.layoutPass, .updateConstraints, .resize, .constantChange, .hideUnhide, .churn])
+      configuration.repetitions = repetitions
+      configuration.warmup = 1
+      configuration.minimumTime = 0
+      let context = RunContext(runID: "test", timestamp: "", commit: "", machine: "")
+      var rows: [ResultRow] = []
+      BenchmarkRunner(configuration: configuration, context: context).run(
+        emit: { rows.append($0) }, progress: { _, _, _ in })
+      return rows.filter { $0.status == .ok && !$0.phase.isOneShot }
+    }
+    // A first run pays what the process allocates once (type metadata, lazy globals) in
+    // whichever phase first needs it; the two compared runs come after it.
+    _ = run(repetitions: 2)
+    let few = run(repetitions: 2)
+    let many = run(repetitions: 12)
+    #expect(few.count >= 8)
+    #expect(few.map(\.key) == many.map(\.key))
+    for (a, b) in zip(few, many) {
+      #expect(a.repetitions == 2 && b.repetitions == 12, "\(a.key)")
+      #expect(a.allocatedBytes == b.allocatedBytes, "\(a.key)")
+      #expect(a.checksum == b.checksum, "\(a.key)")
+    }
+  }
 }
