@@ -4,10 +4,7 @@ import Foundation
 
 extension SolverStrategy: ExpressibleByArgument {
   /// The strategy in ``SolverStrategy/all`` named `argument`.
-  public init?(argument: String) {
-    guard let strategy = SolverStrategy.named(argument) else { return nil }
-    self = strategy
-  }
+  public convenience init?(argument: String) { self.init(named: argument) }
   public static var allValueStrings: [String] { all.map(\.name) }
   public var defaultValueDescription: String { name }
 }

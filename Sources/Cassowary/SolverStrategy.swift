@@ -7,8 +7,9 @@
 /// taken. To add one to the list: a file defining it as a `static let` of this type (beside its
 /// ``LayoutSolver``), and its name in ``all``.
 ///
-/// Two strategies are equal when their names are.
-public struct SolverStrategy: Hashable, Sendable, CustomStringConvertible {
+/// Two strategies are equal when their names are. A class, so that what holds one (every view's
+/// ``preferredSolver``) holds a reference, not the strategy's strings and closure.
+public final class SolverStrategy: Hashable, Sendable, CustomStringConvertible {
   /// What a strategy supports, for the harness to decide what it measures and how to label it.
   public struct Capabilities: OptionSet, Hashable, Sendable {
     public let rawValue: Int
@@ -49,6 +50,16 @@ public struct SolverStrategy: Hashable, Sendable, CustomStringConvertible {
     self.capabilities = capabilities
     self.unavailableReason = unavailableReason
     self.make = make
+  }
+
+  /// The strategy in ``all`` named `name` (a new reference to the same strategy), if any.
+  ///
+  /// - Complexity: O(strategies).
+  public convenience init?(named name: String) {
+    guard let strategy = Self.named(name) else { return nil }
+    self.init(
+      name: strategy.name, summary: strategy.summary, capabilities: strategy.capabilities,
+      unavailableReason: strategy.unavailableReason, make: strategy.make)
   }
 
   /// Whether this build can run the strategy.
