@@ -143,10 +143,7 @@ public final class LayoutEngine {
   func alignmentRect(of item: LayoutItem) -> Rect? {
     let base = item.engineBlock
     guard base >= 0 else { return nil }
-    return Rect(
-      x: solver.value(of: Variable(id: base)), y: solver.value(of: Variable(id: base + 1)),
-      width: solver.value(of: Variable(id: base + 2)),
-      height: solver.value(of: Variable(id: base + 3)))
+    return solver.rect(at: base)
   }
 
   /// Calls `body` for each item whose variables changed since the last call (an item may come
@@ -525,4 +522,19 @@ extension LayoutConstraint {
 extension LayoutEngine {
   /// One more than the highest variable id the engine has handed out.
   public var solverVariableCapacity: Int { items.count * 4 }
+}
+
+extension LayoutSolver {
+  /// The four values from `base` (minX, minY, width, height) as a rectangle.
+  ///
+  /// `mutating` though it changes nothing: called on the engine's stored existential, a
+  /// mutating method opens it in place, where a non-mutating call copies the solver out of the
+  /// engine first (for the sparse solver, a retain and a release of each of its buffers: most of
+  /// a layout pass's instructions when each frame read its values that way).
+  @inline(__always)
+  mutating func rect(at base: Int32) -> Rect {
+    Rect(
+      x: value(of: Variable(id: base)), y: value(of: Variable(id: base + 1)),
+      width: value(of: Variable(id: base + 2)), height: value(of: Variable(id: base + 3)))
+  }
 }
