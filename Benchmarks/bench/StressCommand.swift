@@ -26,8 +26,8 @@ struct Stress: ParsableCommand {
   var scene = "form"
   @Option(help: "How many views.")
   var views = 100
-  @Option(help: "The solver under test: sparse or dense.")
-  var solver = "sparse"
+  @Option(help: "The solver under test: sparse or dense (the strategies with exact semantics).")
+  var solver: SolverStrategy = .sparse
   @Option(help: "The seed of the scene and of the operations.")
   var seed: UInt64 = 1
   @Option(help: "Stop after this many operations (default 1000 without --seconds).")
@@ -117,9 +117,7 @@ struct Stress: ParsableCommand {
       throw UsageError(
         message: "unknown scene '\(scene)'; valid: \(names.joined(separator: ", "))")
     }
-    guard let solverKind = SolverStrategy.named(solver),
-      SolverStrategy.exact.contains(solverKind)
-    else {
+    guard SolverStrategy.exact.contains(solver) else {
       throw UsageError(
         message: "bench stress checks Auto Layout's exact semantics; solver '\(solver)' "
           + "is not one of "
@@ -134,7 +132,7 @@ struct Stress: ParsableCommand {
     }
     guard checkEvery >= 1 else { throw UsageError(message: "--check-every must be at least 1") }
     var configuration = StressConfiguration(
-      kind: kind, variant: parts.count > 1 ? parts[1] : nil, views: views, solver: solverKind,
+      kind: kind, variant: parts.count > 1 ? parts[1] : nil, views: views, solver: solver,
       seed: seed, operations: operations ?? (seconds == nil ? 1000 : nil), seconds: seconds,
       checkEvery: checkEvery)
     configuration.verifiesTableau = verifyTableau

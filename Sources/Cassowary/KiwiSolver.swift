@@ -26,7 +26,7 @@ import CKiwi
 /// - **No in-place changes.** ``setConstant(_:_:)`` and ``setPriority(_:_:)`` remove the
 ///   constraint and add it back changed (``SolverStrategy/Capabilities/inPlaceConstants`` is
 ///   absent).
-/// - **Every change optimizes at once**; batches only nest.
+/// - **Every change optimizes at once**; batches change nothing.
 /// - **Values are read after `updateVariables()`**, which copies every variable's value: the
 ///   first read after a change pays it, later reads are O(1).
 /// - **No conflict sets**: an unsatisfiable required constraint is reported without the
@@ -60,7 +60,6 @@ public final class KiwiSolver: LayoutSolver {
   private var reported: [Double] = []
   /// Whether kiwi changed since the last `updateVariables()`.
   private var stale = false
-  private var batchDepth = 0
 
   /// An empty solver; `nil` when this build has no kiwi.
   public init?() {
@@ -154,8 +153,9 @@ public final class KiwiSolver: LayoutSolver {
     try replace(id, with: changed)
   }
 
-  public func beginBatch() { batchDepth += 1 }
-  public func endBatch() { batchDepth -= 1 }
+  /// Nothing to defer: kiwi optimizes on every change.
+  public func beginBatch() {}
+  public func endBatch() {}
 
   public func value(of variable: Variable) -> Double {
     if stale {

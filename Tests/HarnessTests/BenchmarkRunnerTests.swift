@@ -13,10 +13,7 @@ import Testing
     configuration.repetitions = 3
     configuration.minimumTime = 0
     configuration.cellBudget = 1e-9  // every steady phase is over budget at once
-    let context = RunContext(runID: "test", timestamp: "", commit: "", machine: "")
-    var rows: [ResultRow] = []
-    BenchmarkRunner(configuration: configuration, context: context).run(
-      emit: { rows.append($0) }, progress: { _, _, _ in })
+    let rows = configuration.runRows()
     let steady = rows.filter { $0.phase == .resize || $0.phase == .constantChange }
     #expect(steady.count == 2)
     for row in steady {
@@ -37,11 +34,7 @@ import Testing
       configuration.repetitions = repetitions
       configuration.warmup = 1
       configuration.minimumTime = 0
-      let context = RunContext(runID: "test", timestamp: "", commit: "", machine: "")
-      var rows: [ResultRow] = []
-      BenchmarkRunner(configuration: configuration, context: context).run(
-        emit: { rows.append($0) }, progress: { _, _, _ in })
-      return rows.filter { $0.status == .ok && !$0.phase.isOneShot }
+      return configuration.runRows().filter { $0.status == .ok && !$0.phase.isOneShot }
     }
     // A first run pays what the process allocates once (type metadata, lazy globals) in
     // whichever phase first needs it; the two compared runs come after it.

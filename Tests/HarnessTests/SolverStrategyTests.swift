@@ -17,11 +17,7 @@ import Testing
       phases: phases)
     configuration.repetitions = 2
     configuration.minimumTime = 0
-    let context = RunContext(runID: "test", timestamp: "", commit: "", machine: "")
-    var rows: [ResultRow] = []
-    BenchmarkRunner(configuration: configuration, context: context).run(
-      emit: { rows.append($0) }, progress: { _, _, _ in })
-    return rows
+    return configuration.runRows()
   }
 
   @Test func everyListedStrategyHasItsOwnName() {
