@@ -43,6 +43,11 @@ public final class LayoutEngine {
   /// Items by variable block (block / 4).
   var items = IDTable<Unmanaged<LayoutItem>>()
   var batchDepth = 0
+  /// Each variable's value as the solver last reported it to ``forEachChangedItem(_:)``, by
+  /// variable id (0 for one never reported): what a layout pass writes frames from. Read in
+  /// place, a frame costs four loads, where asking the solver costs four calls through its
+  /// existential; 32 bytes a view.
+  var reportedValues: [Double] = []
 
   /// What the engine has done so far.
   public var statistics: LayoutStatistics { counters }
@@ -100,6 +105,13 @@ public final class LayoutEngine {
     if let refusal { throw refusal }
     try solver.solveFromScratch()
     for entry in items.entries { entry?.takeUnretainedValue().compactLists() }
+    // The values past the last non-zero one read 0 whether kept or not, to the engine as to the
+    // solver (whose rebuild keeps its reported values up to the same point), so they can go.
+    var values: [Double] = []
+    swap(&values, &reportedValues)
+    while values.last == 0 { values.removeLast() }
+    values.shrinkToFreshCapacity()
+    swap(&values, &reportedValues)
   }
 
   // MARK: Batches
@@ -139,7 +151,8 @@ public final class LayoutEngine {
     item.engineBlock = -1
   }
 
-  /// The item's alignment rectangle in the root's superview space, if it has variables.
+  /// The item's alignment rectangle in the root's superview space, as of the solver's current
+  /// values, if it has variables.
   func alignmentRect(of item: LayoutItem) -> Rect? {
     let base = item.engineBlock
     guard base >= 0 else { return nil }
@@ -147,11 +160,26 @@ public final class LayoutEngine {
   }
 
   /// Calls `body` for each item whose variables changed since the last call (an item may come
-  /// more than once).
+  /// more than once), after copying the changed values into ``reportedValues``.
   func forEachChangedItem(_ body: (LayoutItem) -> Void) {
     let items = self.items
-    solver.forEachChangedValue { variable, _ in
-      if let item = items[Int(variable.id / 4)] { body(item.takeUnretainedValue()) }
+    // Changed out of place, so that this is the only access to the property (see
+    // `Array.changeOutOfPlace`), and grown to every variable handed out, so that a frame read
+    // needs no bounds of its own.
+    var values: [Double] = []
+    swap(&values, &reportedValues)
+    defer { swap(&values, &reportedValues) }
+    let capacity = solverVariableCapacity
+    if values.count < capacity {
+      values.append(contentsOf: repeatElement(0, count: capacity - values.count))
+    }
+    solver.forEachChangedValue { variable, value in
+      let id = Int(variable.id)
+      if id >= values.count {
+        values.append(contentsOf: repeatElement(0, count: id + 1 - values.count))
+      }
+      values[id] = value
+      if let item = items[id / 4] { body(item.takeUnretainedValue()) }
     }
   }
 

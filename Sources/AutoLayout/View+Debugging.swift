@@ -2,6 +2,21 @@ import Cassowary
 
 /// Measuring and debugging, as UIKit's `UIConstraintBasedLayoutDebugging` and fitting APIs.
 extension View {
+  /// Where the engine's current values put this view: its frame in the root's superview space
+  /// (the alignment rectangle with the insets added back), which a layout pass copies into
+  /// ``frame``; `nil` for a view that no installed constraint mentions.
+  ///
+  /// Right after ``layoutIfNeeded()``, it equals the frame made absolute (the frames of the
+  /// view and its superviews added up) within round-off; `bench stress` checks that.
+  ///
+  /// - Complexity: O(depth in the tree), to find the engine.
+  public var solvedFrameInRootSpace: Rect? {
+    guard engineBlock >= 0, let engine = rootView.engineStorage,
+      let rect = engine.alignmentRect(of: self)
+    else { return nil }
+    return frameFromAlignmentRect(rect)
+  }
+
   /// The size the view's constraints give it when its width and height are pulled towards
   /// `targetSize` at the given priorities, without changing the current layout (it solves a copy
   /// of the engine's solver). With ``LayoutPriority/fittingSizeLevel`` the result is as close to

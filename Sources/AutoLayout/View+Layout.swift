@@ -74,7 +74,8 @@ extension View {
     engine.counters.layoutPasses += 1
     engine.forEachChangedItem { item in (item as? View)?.markFrameDirty() }
     if root.isFrameDirty { root.applyRootFrame(engine) }
-    layoutSubtreeIfNeeded()
+    // `engine` stays alive to the end: the root holds it, and so does this call.
+    withExtendedLifetime(engine) { layoutSubtreeIfNeeded(Unmanaged.passUnretained(engine)) }
   }
 
   /// Asks the superview to copy this view's frame from the solver in the next layout pass.
@@ -82,7 +83,12 @@ extension View {
     guard !isFrameDirty else { return }
     isFrameDirty = true
     if let parent = superview {
-      parent.dirtySubviews.append(self)
+      // Appended out of place (see `changeSubviews(_:)`), so the dirty list's every other
+      // access is checked at compile time.
+      var dirty: [View] = []
+      swap(&dirty, &parent.dirtySubviews)
+      dirty.append(self)
+      swap(&dirty, &parent.dirtySubviews)
       parent.setNeedsLayout()
     } else {
       setNeedsLayout()
@@ -91,7 +97,7 @@ extension View {
 
   private func applyRootFrame(_ engine: LayoutEngine) {
     isFrameDirty = false
-    guard let rect = engine.alignmentRect(of: self) else { return }
+    guard let rect = engine.reportedValues.rect(at: engineBlock) else { return }
     let frame = frameFromAlignmentRect(rect)
     engine.counters.framesWritten += 1
     if absoluteOrigin != frame.origin { originMoved = true }
@@ -99,54 +105,90 @@ extension View {
     storedFrame = frame
   }
 
-  private func layoutSubtreeIfNeeded() {
+  /// Lays out this view and the flagged views below it, top-down, for the layout pass of
+  /// `engine`, which outlives the call.
+  private func layoutSubtreeIfNeeded(_ engine: Unmanaged<LayoutEngine>) {
     if needsLayoutFlag {
       needsLayoutFlag = false
+      layoutPassEngine = engine
       layoutSubviews()
+      layoutPassEngine = nil
       originMoved = false
     }
     guard subtreeNeedsLayout else { return }
     subtreeNeedsLayout = false
-    for subview in subviews where subview.needsLayoutFlag || subview.subtreeNeedsLayout {
-      subview.layoutSubtreeIfNeeded()
+    for subview in storedSubviews where subview.needsLayoutFlag || subview.subtreeNeedsLayout {
+      subview.layoutSubtreeIfNeeded(engine)
     }
   }
 
   /// Copies the solver's values into the frames of the subviews whose values changed (all of
   /// them when this view moved): the default layout.
   func applySolverFrames() {
-    guard let engine = rootView.engineStorage else { return }
+    // A leaf, or a view none of whose subviews changed, has nothing to copy.
+    if storedSubviews.isEmpty && dirtySubviews.isEmpty { return }
+    if !originMoved && dirtySubviews.isEmpty { return }
+    guard let engine = layoutPassEngine?.takeUnretainedValue() ?? rootView.engineStorage else {
+      return
+    }
     let origin = absoluteFrameOrigin()
-    // Swap the dirty list out (no copy), walk it, and hand its storage back emptied.
+    let values = engine.reportedValues
+    var written = 0
+    // Swap the dirty list out (no copy), walk it, and hand its storage back emptied (the
+    // property is only swapped: see `changeSubviews(_:)`).
     var dirty: [View] = []
     swap(&dirty, &dirtySubviews)
-    defer {
-      // Kept for the next pass, so a steady state allocates nothing (a solve from scratch gives
-      // the room back: see `compactLists()`).
-      dirty.removeAll(keepingCapacity: true)
-      if dirtySubviews.isEmpty { swap(&dirty, &dirtySubviews) }
-    }
-    for subview in originMoved ? subviews : dirty where subview.superview === self {
-      subview.isFrameDirty = false
-      guard let rect = engine.alignmentRect(of: subview) else { continue }
-      let absolute = subview.frameFromAlignmentRect(rect)
-      engine.counters.framesWritten += 1
-      if subview.absoluteOrigin != absolute.origin {
-        subview.absoluteOrigin = absolute.origin
-        subview.originMoved = true
-        subview.setNeedsLayout()
+    if originMoved {
+      // Every subview, each of which is this view's; the dirty ones among them.
+      for subview in storedSubviews {
+        applySolverFrame(to: subview, values, origin, &written)
       }
-      let frame = Rect(
-        x: absolute.minX - origin.x, y: absolute.minY - origin.y, width: absolute.width,
-        height: absolute.height)
-      if frame.size != subview.storedFrame.size { subview.setNeedsLayout() }
-      subview.storedFrame = frame
+    } else {
+      // A subview marked dirty may have moved to another superview since.
+      for subview in dirty where subview.superview === self {
+        applySolverFrame(to: subview, values, origin, &written)
+      }
+    }
+    // Kept for the next pass, so a steady state allocates nothing (a solve from scratch gives
+    // the room back: see `compactLists()`).
+    dirty.removeAll(keepingCapacity: true)
+    if dirtySubviews.isEmpty { swap(&dirty, &dirtySubviews) }
+    engine.counters.framesWritten += written
+  }
+
+  /// Copies `subview`'s values from `values` (the engine's ``LayoutEngine/reportedValues``) into
+  /// its frame, relative to this view's frame origin `origin`, and asks for a layout of its own
+  /// subviews when it moved or changed size.
+  @inline(__always)
+  private func applySolverFrame(
+    to subview: View, _ values: [Double], _ origin: Point, _ written: inout Int
+  ) {
+    subview.isFrameDirty = false
+    guard let rect = values.rect(at: subview.engineBlock) else { return }
+    let absolute = subview.frameFromAlignmentRect(rect)
+    written += 1
+    var needsLayout = false
+    if subview.absoluteOrigin != absolute.origin {
+      subview.absoluteOrigin = absolute.origin
+      subview.originMoved = true
+      needsLayout = true
+    }
+    let frame = Rect(
+      x: absolute.minX - origin.x, y: absolute.minY - origin.y, width: absolute.width,
+      height: absolute.height)
+    if frame.size != subview.storedFrame.size { needsLayout = true }
+    subview.storedFrame = frame
+    if needsLayout {
+      // `setNeedsLayout()` without its walk up: this view's subtree is being laid out, and
+      // flagging it is enough for the loop that follows to visit the subview.
+      subview.needsLayoutFlag = true
+      subtreeNeedsLayout = true
     }
   }
 
   /// The frame that surrounds alignment rectangle `rect` (the insets added back).
   func frameFromAlignmentRect(_ rect: Rect) -> Rect {
-    let insets = alignmentRectInsets
+    let insets = storedAlignmentRectInsets
     return Rect(
       x: rect.minX - insets.left, y: rect.minY - insets.top,
       width: rect.width + insets.left + insets.right,
@@ -175,9 +217,30 @@ extension View {
   /// Marks every view of the subtree so that the next layout pass rewrites every frame from the
   /// solver (a full layout pass, for measuring frame assignment).
   public func setNeedsLayoutOfSubtree() {
-    visitSubtree { view in
-      view.originMoved = true
-      view.setNeedsLayout()
-    }
+    setNeedsLayout()
+    markSubtreeForFullLayout()
+  }
+
+  /// Flags every view of the subtree for layout, with its origin moved, top-down: the flags
+  /// ``setNeedsLayout()`` sets, without its walk up from each view.
+  private func markSubtreeForFullLayout() {
+    originMoved = true
+    needsLayoutFlag = true
+    subtreeNeedsLayout = true
+    for subview in storedSubviews { subview.markSubtreeForFullLayout() }
+  }
+}
+
+extension Array where Element == Double {
+  /// The alignment rectangle held in the four values from `base` (minX, minY, width, height),
+  /// or `nil` for an item without variables (`base` −1). Values past the end read 0: an item
+  /// that entered the engine during a layout pass has had none reported yet.
+  @inline(__always)
+  func rect(at base: Int32) -> Rect? {
+    guard base >= 0 else { return nil }
+    let index = Int(base)
+    guard index + 3 < count else { return .zero }
+    return Rect(
+      x: self[index], y: self[index + 1], width: self[index + 2], height: self[index + 3])
   }
 }

@@ -10,12 +10,21 @@ open class View: LayoutItem {
   public static let noIntrinsicMetric = -1.0
 
   /// The view this view is a subview of (unowned: a superview that goes sets it to `nil`).
-  public private(set) unowned(safe) var superview: View?
+  public var superview: View? { storedSuperview }
   /// The subviews, back to front.
-  public private(set) var subviews: [View] = []
+  public var subviews: [View] { storedSubviews }
   /// The layout guides this view owns.
   public private(set) var layoutGuides: [LayoutGuide] = []
 
+  // The stored properties a layout pass reads on every view are internal, behind public
+  // computed ones: the compiler can then see every access and check exclusivity statically,
+  // where a public stored property of a class is checked at run time on each access (the
+  // greater part of a layout pass's instructions). Each is also changed only in ways that
+  // cannot reach back into it (a list is swapped out, changed and swapped back when the change
+  // may release a view), since one such access anywhere keeps every access checked at run time.
+  unowned(safe) var storedSuperview: View?
+  var storedSubviews: [View] = []
+  var storedAlignmentRectInsets = EdgeInsets.zero
   var storedFrame: Rect
   var engineStorage: LayoutEngine?
   /// Whether some active constraint in this tree is not installed in an engine (after the tree
@@ -37,6 +46,10 @@ open class View: LayoutItem {
   var originMoved = false
   /// The frame origin in the root's superview space, as of the last layout pass.
   var absoluteOrigin: Point?
+  /// The engine of the layout pass that is running ``layoutSubviews()`` on this view, if one
+  /// is: found without walking up to the root (the pass knows it, and keeps it alive while it
+  /// is set).
+  var layoutPassEngine: Unmanaged<LayoutEngine>?
   var contentWidthConstraint: LayoutConstraint?
   var contentHeightConstraint: LayoutConstraint?
   var huggingPriorities = (
@@ -68,17 +81,39 @@ open class View: LayoutItem {
   deinit {
     // References to this view are unowned (see ``LayoutConstraint/firstItem``): the views and
     // guides that point back to it forget it, as a weak reference would.
-    for subview in subviews { subview.superview = nil }
+    for subview in storedSubviews { subview.forgetSuperview() }
     for guide in layoutGuides { guide.owningView = nil }
   }
 
   override var hostView: View? { self }
 
+  /// Clears the link to the superview (called as the superview goes).
+  @inline(never)
+  private func forgetSuperview() { storedSuperview = nil }
+
+  /// Moves the subview list out of its property (leaving it empty, which allocates nothing),
+  /// lets `change` change it, and moves it back. A change that may release a view (growing or
+  /// shrinking the list) could, for all the compiler can prove, reach back into the property;
+  /// done in place, that one access would keep every access to it checked at run time.
+  ///
+  /// - Complexity: that of `change`.
+  func changeSubviews(_ change: (inout [View]) -> Void) {
+    var list: [View] = []
+    swap(&list, &storedSubviews)
+    change(&list)
+    swap(&list, &storedSubviews)
+  }
+
   override func compactLists() {
     super.compactLists()
-    subviews.shrinkToFreshCapacity()
+    changeSubviews { $0.shrinkToFreshCapacity() }
     layoutGuides.shrinkToFreshCapacity()
-    if dirtySubviews.isEmpty { dirtySubviews.shrinkToFreshCapacity() }
+    if dirtySubviews.isEmpty {
+      var dirty: [View] = []
+      swap(&dirty, &dirtySubviews)  // out of place, as in `changeSubviews(_:)`
+      dirty.shrinkToFreshCapacity()
+      swap(&dirty, &dirtySubviews)
+    }
   }
 
   override func didEnterEngine() { markSystemConstraintsDirty() }
@@ -120,9 +155,11 @@ open class View: LayoutItem {
   }
 
   /// The insets from the frame to the alignment rectangle that constraints act on.
-  public var alignmentRectInsets: EdgeInsets = .zero {
-    didSet {
-      guard alignmentRectInsets != oldValue else { return }
+  public var alignmentRectInsets: EdgeInsets {
+    get { storedAlignmentRectInsets }
+    set {
+      guard newValue != storedAlignmentRectInsets else { return }
+      storedAlignmentRectInsets = newValue
       markSystemConstraintsDirty()
       refreshOffsetConstants()
       refreshGuideConstants()
@@ -328,8 +365,8 @@ open class View: LayoutItem {
     let detachedEngine = view.engineStorage
     if detachedEngine != nil { view.uninstallSubtree(from: detachedEngine!) }
     view.engineStorage = nil
-    subviews.insert(view, at: index)
-    view.superview = self
+    changeSubviews { $0.insert(view, at: index) }
+    view.storedSuperview = self
     view.forgetEffectiveDirections()
     let root = rootView
     if detachedEngine != nil || view.hasUninstalledConstraints {
@@ -368,9 +405,9 @@ open class View: LayoutItem {
     // the latest views are: removing views newest first (a teardown) then finds each at once
     // and moves nothing.
     if let index = parent.subviews.lastIndex(where: { $0 === self }) {
-      parent.subviews.remove(at: index)
+      parent.changeSubviews { _ = $0.remove(at: index) }
     }
-    superview = nil
+    storedSuperview = nil
     forgetEffectiveDirections()
     if let stack = arrangingStackView, stack === parent { stack.arrangedSubviewDidLeave(self) }
     parent.setNeedsLayout()

@@ -360,6 +360,45 @@ struct LayoutPassTests {
     #expect(statistics.constraintsAdded >= 8)
   }
 
+  @Test(
+    "A pass that moves a view and changes its subview copies the frame and keeps no stale entry",
+    arguments: SolverStrategy.exact)
+  func movedViewWithChangedSubview(solver: SolverStrategy) {
+    let root = makeRoot(solver)
+    let outer = View()
+    outer.translatesAutoresizingMaskIntoConstraints = false
+    root.addSubview(outer)
+    weak var removed: View?
+    do {
+      let inner = View()
+      inner.translatesAutoresizingMaskIntoConstraints = false
+      outer.addSubview(inner)
+      let left = outer.leadingAnchor.constraint(equalTo: root.leadingAnchor)
+      let width = inner.widthAnchor.constraint(equalToConstant: 10)
+      LayoutConstraint.activate([
+        left, outer.topAnchor.constraint(equalTo: root.topAnchor),
+        outer.widthAnchor.constraint(equalToConstant: 100),
+        outer.heightAnchor.constraint(equalToConstant: 100),
+        inner.leadingAnchor.constraint(equalTo: outer.leadingAnchor, constant: 10),
+        inner.topAnchor.constraint(equalTo: outer.topAnchor, constant: 10), width,
+        inner.heightAnchor.constraint(equalToConstant: 10),
+      ])
+      root.layoutIfNeeded()
+      // In one pass, the inner view's width changes (it is listed as a dirty subview of
+      // `outer`) and `outer` moves (so it lays out all of its subviews, not the listed ones).
+      width.constant = 20
+      left.constant = 5
+      root.layoutIfNeeded()
+      expectFrame(outer, 5, 0, 100, 100)
+      expectFrame(inner, 10, 10, 20, 10)
+      #expect(inner.solvedFrameInRootSpace == Rect(x: 15, y: 10, width: 20, height: 10))
+      removed = inner
+      inner.removeFromSuperview()
+    }
+    // The dirty list was emptied: a view taken out is not kept alive by it.
+    #expect(removed == nil)
+  }
+
   @Test func ambiguityIsReportedAndExercised() {
     let root = makeRoot(.sparse)
     let loose = View()

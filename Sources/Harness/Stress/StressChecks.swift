@@ -46,6 +46,41 @@ enum StressChecks {
     return failure
   }
 
+  /// Every view's frame below the root, made absolute (its own and its superviews' frames added
+  /// up from the root's position in the engine), is where the engine's current values put it
+  /// (``View/solvedFrameInRootSpace``): the layout pass that ends every operation copied every
+  /// changed value into the frames. The root's own frame is the caller's to set (the stress
+  /// world resizes it); when constraints that conflict with it win, the engine holds it
+  /// elsewhere, and its subviews are placed from there.
+  static func frames(_ world: StressWorld, tolerance: Double) -> String? {
+    var failure: String?
+    func visit(_ view: View, _ parentOrigin: Point) {
+      guard failure == nil else { return }
+      let frame = view.frame
+      let absolute = Rect(
+        x: parentOrigin.x + frame.minX, y: parentOrigin.y + frame.minY, width: frame.width,
+        height: frame.height)
+      if let solved = view.solvedFrameInRootSpace {
+        let pairs = [
+          (absolute.minX, solved.minX), (absolute.minY, solved.minY),
+          (absolute.width, solved.width), (absolute.height, solved.height),
+        ]
+        if !pairs.allSatisfy({ equal($0.0, $0.1, tolerance) }) {
+          let name = world.scene.name(of: view) ?? "\(view)"
+          failure =
+            "the frame of \(name) (\(frame), \(absolute) in the root's superview space) is not "
+            + "where the engine's values put it (\(solved)) after a layout pass"
+          return
+        }
+      }
+      for subview in view.subviews { visit(subview, absolute.origin) }
+    }
+    let root = world.scene.root
+    let rootOrigin = root.solvedFrameInRootSpace?.origin ?? root.frame.origin
+    for subview in root.subviews { visit(subview, rootOrigin) }
+    return failure
+  }
+
   /// The engine's values equal those of a copy of its solver rebuilt and solved from scratch,
   /// for every variable an installed constraint uses; where they differ, both solutions are
   /// equally good (a tie, reported but not a failure).

@@ -18,6 +18,9 @@ public struct StressReport {
   public var operationCounts: [String: Int] = [:]
   /// Required-constraint checks run (one per step, and one after the first layout).
   public var requiredChecks = 0
+  /// Frame checks run (with each required-constraint check): every frame where the engine's
+  /// values put it.
+  public var frameChecks = 0
   /// Comparisons with a full re-solve.
   public var fullResolveChecks = 0
   /// Comparisons with the reference solver.
@@ -82,7 +85,8 @@ public struct StressReport {
       "mix: "
         + operationCounts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
         .joined(separator: ", "),
-      "checks: \(requiredChecks) required-constraint, \(fullResolveChecks) full re-solve, "
+      "checks: \(requiredChecks) required-constraint, \(frameChecks) frames, "
+        + "\(fullResolveChecks) full re-solve, "
         + (hasReference
           ? "\(referenceChecks) reference (\(c.solver == .sparse ? "dense" : "sparse"))"
           : "no reference (over \(c.referenceLimit) views)"),

@@ -82,6 +82,11 @@ public struct StressRunner {
         fail("required constraints", step, operation, detail)
         return false
       }
+      report.frameChecks += 1
+      if let detail = StressChecks.frames(world, tolerance: c.tolerance) {
+        fail("frames", step, operation, detail)
+        return false
+      }
       guard full else { return true }
       report.fullResolveChecks += 1
       let resolve = StressChecks.fullResolve(world, tolerance: c.tolerance)
