@@ -173,13 +173,18 @@ public final class LayoutEngine {
     if values.count < capacity {
       values.append(contentsOf: repeatElement(0, count: capacity - values.count))
     }
+    // An item's values often change together and come one after another: it is passed once
+    // for such a run.
+    var lastBlock = -1
     solver.forEachChangedValue { variable, value in
       let id = Int(variable.id)
       if id >= values.count {
         values.append(contentsOf: repeatElement(0, count: id + 1 - values.count))
       }
       values[id] = value
-      if let item = items[id / 4] { body(item.takeUnretainedValue()) }
+      guard id / 4 != lastBlock else { return }
+      lastBlock = id / 4
+      if let item = items[id / 4] { item._withUnsafeGuaranteedRef { body($0) } }
     }
   }
 

@@ -73,6 +73,10 @@ open class LayoutItem {
   /// Called when the item first gets variables in an engine.
   func didEnterEngine() {}
 
+  /// Called by the layout pass when some of the item's solver values changed (a view then asks
+  /// its superview to copy them into its frame; a guide has no frame).
+  func solverValuesDidChange() {}
+
   // MARK: Anchors
 
   /// The leading edge: left in left-to-right layouts, right in right-to-left ones.

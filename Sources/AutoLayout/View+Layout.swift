@@ -72,7 +72,7 @@ extension View {
     root.updateConstraintsIfNeeded()
     let engine = root.ensureEngine()
     engine.counters.layoutPasses += 1
-    engine.forEachChangedItem { item in (item as? View)?.markFrameDirty() }
+    engine.forEachChangedItem { $0.solverValuesDidChange() }
     if root.isFrameDirty { root.applyRootFrame(engine) }
     // `engine` stays alive to the end: the root holds it, and so does this call.
     withExtendedLifetime(engine) { layoutSubtreeIfNeeded(Unmanaged.passUnretained(engine)) }
@@ -89,7 +89,10 @@ extension View {
       swap(&dirty, &parent.dirtySubviews)
       dirty.append(self)
       swap(&dirty, &parent.dirtySubviews)
-      parent.setNeedsLayout()
+      // A view flagged for layout has its ancestors flagged too (`setNeedsLayout()` sees to it,
+      // and a layout pass clears a view's flags only on its way down to them): the walk up is
+      // needed only the first time.
+      if !parent.needsLayoutFlag { parent.setNeedsLayout() }
     } else {
       setNeedsLayout()
     }
@@ -137,7 +140,7 @@ extension View {
     // Swap the dirty list out (no copy), walk it, and hand its storage back emptied (the
     // property is only swapped: see `changeSubviews(_:)`).
     var dirty: [View] = []
-    swap(&dirty, &dirtySubviews)
+    if !dirtySubviews.isEmpty { swap(&dirty, &dirtySubviews) }
     if originMoved {
       // Every subview, each of which is this view's; the dirty ones among them.
       for subview in storedSubviews {
@@ -151,8 +154,10 @@ extension View {
     }
     // Kept for the next pass, so a steady state allocates nothing (a solve from scratch gives
     // the room back: see `compactLists()`).
-    dirty.removeAll(keepingCapacity: true)
-    if dirtySubviews.isEmpty { swap(&dirty, &dirtySubviews) }
+    if !dirty.isEmpty {
+      dirty.removeAll(keepingCapacity: true)
+      if dirtySubviews.isEmpty { swap(&dirty, &dirtySubviews) }
+    }
     engine.counters.framesWritten += written
   }
 

@@ -118,6 +118,8 @@ open class View: LayoutItem {
 
   override func didEnterEngine() { markSystemConstraintsDirty() }
 
+  override func solverValuesDidChange() { markFrameDirty() }
+
   /// The size the content wants (text, image), or ``noIntrinsicMetric`` on an axis without one.
   /// Override it, and call ``invalidateIntrinsicContentSize()`` when it changes.
   open var intrinsicContentSize: Size {
