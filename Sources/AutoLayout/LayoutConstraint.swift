@@ -298,12 +298,16 @@ extension LayoutConstraint {
   func attach() {
     active = true
     if let firstItem {
-      firstListIndex = firstItem.activeConstraints.count
-      firstItem.activeConstraints.append(self)
+      firstListIndex = firstItem.changeActiveConstraints { list in
+        list.append(self)
+        return list.count - 1
+      }
     }
     if let secondItem, secondItem !== firstItem {
-      secondListIndex = secondItem.activeConstraints.count
-      secondItem.activeConstraints.append(self)
+      secondListIndex = secondItem.changeActiveConstraints { list in
+        list.append(self)
+        return list.count - 1
+      }
     }
   }
 
@@ -323,9 +327,13 @@ extension LayoutConstraint {
 extension LayoutItem {
   /// Removes the entry at `index` of `activeConstraints` by moving the last entry into its place.
   func removeActiveConstraint(at index: Int) {
-    let last = activeConstraints.removeLast()
-    guard index < activeConstraints.count else { return }
-    activeConstraints[index] = last
+    let last = changeActiveConstraints { list -> LayoutConstraint? in
+      let last = list.removeLast()
+      guard index < list.count else { return nil }
+      list[index] = last
+      return last
+    }
+    guard let last else { return }
     if last.firstItem === self {
       last.firstListIndex = index
     } else {

@@ -23,8 +23,34 @@ open class LayoutItem {
   /// Gives back the room the item's lists grew beyond their contents, as a solve from scratch
   /// does for the solver (see ``LayoutEngine/solveFromScratch()``). Overrides add their lists.
   func compactLists() {
-    activeConstraints.shrinkToFreshCapacity()
-    referringConstraints.shrinkToFreshCapacity()
+    changeActiveConstraints { $0.shrinkToFreshCapacity() }
+    changeReferringConstraints { $0.shrinkToFreshCapacity() }
+  }
+
+  // The two lists are changed out of place: moved out of their property (leaving it empty,
+  // which allocates nothing), changed, and moved back. A change that may release an element
+  // could, for all the compiler can prove, reach back into the property, and one such access
+  // keeps every access to it checked at run time (see `View.changeSubviews(_:)`). `change`
+  // must not read the same list of the same item: it is empty meanwhile.
+
+  /// Lets `change` change ``activeConstraints`` out of place.
+  @inline(__always)
+  func changeActiveConstraints<Result>(_ change: (inout [LayoutConstraint]) -> Result) -> Result {
+    var list: [LayoutConstraint] = []
+    swap(&list, &activeConstraints)
+    defer { swap(&list, &activeConstraints) }
+    return change(&list)
+  }
+
+  /// Lets `change` change ``referringConstraints`` out of place.
+  @inline(__always)
+  func changeReferringConstraints<Result>(
+    _ change: (inout [ConstraintReference]) -> Result
+  ) -> Result {
+    var list: [ConstraintReference] = []
+    swap(&list, &referringConstraints)
+    defer { swap(&list, &referringConstraints) }
+    return change(&list)
   }
 
   deinit {
@@ -33,16 +59,22 @@ open class LayoutItem {
 
   /// Lists `constraint` as referring to this item on `side`; returns where it is listed.
   func addReference(_ constraint: LayoutConstraint, side: ConstraintReference.Side) -> Int {
-    referringConstraints.append(ConstraintReference(constraint: constraint, side: side))
-    return referringConstraints.count - 1
+    changeReferringConstraints { list in
+      list.append(ConstraintReference(constraint: constraint, side: side))
+      return list.count - 1
+    }
   }
 
   /// Takes the entry at `index` off ``referringConstraints`` by moving the last entry into its
   /// place (a constraint that goes does this for each of its items).
   func removeReference(at index: Int) {
-    let last = referringConstraints.removeLast()
-    guard index < referringConstraints.count else { return }
-    referringConstraints[index] = last
+    let last = changeReferringConstraints { list -> ConstraintReference? in
+      let last = list.removeLast()
+      guard index < list.count else { return nil }
+      list[index] = last
+      return last
+    }
+    guard let last else { return }
     if last.side == .second {
       last.constraint.secondReferenceIndex = index
     } else {

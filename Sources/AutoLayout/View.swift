@@ -22,7 +22,14 @@ open class View: LayoutItem {
   // greater part of a layout pass's instructions). Each is also changed only in ways that
   // cannot reach back into it (a list is swapped out, changed and swapped back when the change
   // may release a view), since one such access anywhere keeps every access checked at run time.
-  unowned(safe) var storedSuperview: View?
+  /// The link to the superview: the box the superview shares with all its subviews. Setting an
+  /// unowned reference releases the old one inside the access, which keeps every access to it
+  /// checked at run time; a box is swapped in and out instead, and its reference is a constant.
+  var superviewLink: SuperviewLink?
+  /// The box this view's subviews link to, made with the first subview.
+  var subviewLink: SuperviewLink?
+  /// The superview, through ``superviewLink``.
+  var storedSuperview: View? { superviewLink?.view }
   var storedSubviews: [View] = []
   var storedAlignmentRectInsets = EdgeInsets.zero
   var storedFrame: Rect
@@ -81,15 +88,25 @@ open class View: LayoutItem {
   deinit {
     // References to this view are unowned (see ``LayoutConstraint/firstItem``): the views and
     // guides that point back to it forget it, as a weak reference would.
-    for subview in storedSubviews { subview.forgetSuperview() }
+    for subview in storedSubviews { subview.setSuperviewLink(nil) }
     for guide in layoutGuides { guide.owningView = nil }
   }
 
   override var hostView: View? { self }
 
-  /// Clears the link to the superview (called as the superview goes).
-  @inline(never)
-  private func forgetSuperview() { storedSuperview = nil }
+  /// Swaps `link` in as the link to the superview; the old link is released after the access.
+  func setSuperviewLink(_ link: SuperviewLink?) {
+    var link = link
+    swap(&link, &superviewLink)
+  }
+
+  /// The box this view's subviews link to, made on first use.
+  func linkForSubviews() -> SuperviewLink {
+    if let subviewLink { return subviewLink }
+    var link: SuperviewLink? = SuperviewLink(self)
+    swap(&link, &subviewLink)
+    return subviewLink!
+  }
 
   /// Moves the subview list out of its property (leaving it empty, which allocates nothing),
   /// lets `change` change it, and moves it back. A change that may release a view (growing or
@@ -173,12 +190,17 @@ open class View: LayoutItem {
 
   /// Whether the frame and autoresizing mask become required constraints. `true` for views made
   /// in code, as in UIKit.
-  public var translatesAutoresizingMaskIntoConstraints = true {
-    didSet {
-      guard translatesAutoresizingMaskIntoConstraints != oldValue else { return }
+  public var translatesAutoresizingMaskIntoConstraints: Bool {
+    get { storedTranslatesAutoresizingMask }
+    set {
+      guard newValue != storedTranslatesAutoresizingMask else { return }
+      storedTranslatesAutoresizingMask = newValue
       markSystemConstraintsDirty()
     }
   }
+  /// The value behind ``translatesAutoresizingMaskIntoConstraints`` (internal, so that its
+  /// accesses are checked at compile time).
+  var storedTranslatesAutoresizingMask = true
 
   /// How the frame follows the superview's bounds when translated into constraints.
   public var autoresizingMask: AutoresizingMask = [] {
@@ -368,7 +390,7 @@ open class View: LayoutItem {
     if detachedEngine != nil { view.uninstallSubtree(from: detachedEngine!) }
     view.engineStorage = nil
     changeSubviews { $0.insert(view, at: index) }
-    view.storedSuperview = self
+    view.setSuperviewLink(linkForSubviews())
     view.forgetEffectiveDirections()
     let root = rootView
     if detachedEngine != nil || view.hasUninstalledConstraints {
@@ -409,7 +431,7 @@ open class View: LayoutItem {
     if let index = parent.subviews.lastIndex(where: { $0 === self }) {
       parent.changeSubviews { _ = $0.remove(at: index) }
     }
-    storedSuperview = nil
+    setSuperviewLink(nil)
     forgetEffectiveDirections()
     if let stack = arrangingStackView, stack === parent { stack.arrangedSubviewDidLeave(self) }
     parent.setNeedsLayout()
@@ -557,4 +579,12 @@ extension View {
   public var firstBaselineAnchor: YAxisAnchor { YAxisAnchor(self, .firstBaseline) }
   /// The last baseline of the view's text (its bottom when it has none).
   public var lastBaselineAnchor: YAxisAnchor { YAxisAnchor(self, .lastBaseline) }
+}
+
+/// A view as its subviews point to it: one box a superview shares with all its subviews, so that
+/// a subview's link is a strong reference that is swapped, and the view in it a constant (see
+/// ``View/superviewLink``). Unowned: a superview that goes clears its subviews' links first.
+final class SuperviewLink {
+  unowned(safe) let view: View
+  init(_ view: View) { self.view = view }
 }
