@@ -120,7 +120,9 @@ public struct BenchmarkConfiguration: Sendable {
     var configuration = standard
     configuration.scenes = SceneKind.allCases.flatMap { kind in kind.variants.map { (kind, $0) } }
     configuration.sizes = [50, 100]
-    // Six repetitions a cell: the fewest with which the time gate's U test can reach p < 0.01.
+    // Six repetitions a cell, three rounds: a steady phase's three pair means a round pool to
+    // nine samples a side, and a one-shot phase's six to eighteen, past the 5 a side the time
+    // gate's U test needs to reach p < 0.01 at all.
     configuration.repetitions = 6
     configuration.rounds = 3
     configuration.warmup = 1

@@ -265,13 +265,14 @@ public struct BenchmarkRunner {
       return row
     }
     row.note = planNote ?? ""
-    let summary = TimingSummary(times)
-    row.repetitions = summary.count
+    let samples = phase.isOneShot ? times : Self.pairMeans(times)
+    let summary = TimingSummary(samples)
+    row.repetitions = times.count
     row.medianNanoseconds = summary.median
     row.minimumNanoseconds = summary.minimum
     row.p90Nanoseconds = summary.p90
     row.maximumNanoseconds = summary.maximum
-    row.samples = [ResultRow.keptSamples(times)]
+    row.samples = [ResultRow.keptSamples(samples)]
     if let figures = measurement.figures[phase] {
       row.allocations = figures.delta.allocations
       row.allocatedBytes = figures.delta.allocatedBytes
@@ -319,6 +320,21 @@ public struct BenchmarkRunner {
           : "weighted priorities: frames differ from the lexicographic solvers'")
     }
     return notes.joined(separator: "; ")
+  }
+
+  /// The mean, rounded down, of each two consecutive repetitions of a steady phase (a last one
+  /// alone stays as it is): its samples. Toggling phases alternate directions (portrait to
+  /// landscape, then back), which may cost differently, so single repetitions form two
+  /// clusters, and a median of an even count of them falls on the gap between the clusters,
+  /// where it jumps from run to run; a pair holds one repetition of each direction.
+  ///
+  /// - Complexity: O(n).
+  public static func pairMeans(_ times: [UInt64]) -> [UInt64] {
+    stride(from: 0, to: times.count, by: 2).map { index in
+      guard index + 1 < times.count else { return times[index] }
+      let (a, b) = (times[index], times[index + 1])
+      return a / 2 + b / 2 + (a % 2 + b % 2) / 2  // no overflow
+    }
   }
 
   /// `a` and `b` joined by "; ", either may be empty.

@@ -19,7 +19,19 @@ import Testing
     for row in steady {
       #expect(row.status == .ok, "\(row.phase): \(row.note)")
       #expect(row.repetitions == 2, "\(row.phase) measured \(row.repetitions) repetitions")
+      // The two repetitions (one each way) make one sample.
+      #expect(row.samples.map(\.count) == [1], "\(row.phase)")
     }
+  }
+
+  /// A steady phase's samples are the means of consecutive pairs: a phase whose two directions
+  /// cost 100 and 300 has samples of 200, and a median of 200, not one that falls between the
+  /// two clusters.
+  @Test func steadySamplesArePairMeans() {
+    #expect(BenchmarkRunner.pairMeans([100, 300, 101, 301, 99, 299]) == [200, 201, 199])
+    #expect(BenchmarkRunner.pairMeans([3, 4, 7]) == [3, 7])  // rounded down; an odd last stays
+    #expect(BenchmarkRunner.pairMeans([UInt64.max, UInt64.max]) == [UInt64.max])
+    #expect(BenchmarkRunner.pairMeans([]) == [])
   }
 
   /// What a steady phase's first measured repetition allocates does not depend on how many
