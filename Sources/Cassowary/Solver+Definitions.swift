@@ -361,8 +361,15 @@ extension Solver {
   /// The value of the variable with symbol `symbol`, evaluating definitions that changed.
   mutating func evaluate(variable: Int32) -> Double {
     guard needsEvaluation[Int(variable)] else { return cachedValue[Int(variable)] }
+    // Usually what the definition refers to is current: then no stack is taken.
+    if let value = Self.refreshFromCurrent(
+      variable, in: tableau, symbolKind, basicRow, variableSymbol, symbolVariable,
+      needsEvaluation, cachedValue)
+    {
+      return value
+    }
     var stack = takeScratch()
-    let value = Self.refresh(
+    let value = Self.refreshStale(
       variable, in: tableau, symbolKind, basicRow, variableSymbol, symbolVariable,
       needsEvaluation, cachedValue, stack: &stack)
     returnScratch(stack)
@@ -384,16 +391,45 @@ extension Solver {
     _ symbolVariable: ManualArray<Int32>, _ needsEvaluation: ManualArray<Bool>,
     _ cachedValue: ManualArray<Double>, stack: inout [Int32]
   ) -> Double {
+    if let value = refreshFromCurrent(
+      variable, in: tableau, symbolKind, basicRow, variableSymbol, symbolVariable,
+      needsEvaluation, cachedValue)
+    {
+      return value
+    }
+    return refreshStale(
+      variable, in: tableau, symbolKind, basicRow, variableSymbol, symbolVariable,
+      needsEvaluation, cachedValue, stack: &stack)
+  }
+
+  /// The first step of ``refresh``: when every variable the definition of `variable` refers to
+  /// is current, its value, cached; else `nil`, and nothing changed.
+  @inline(__always)
+  private static func refreshFromCurrent(
+    _ variable: Int32, in tableau: Tableau, _ symbolKind: ManualArray<SymbolKind>,
+    _ basicRow: ManualArray<Int32>, _ variableSymbol: ManualArray<Int32>,
+    _ symbolVariable: ManualArray<Int32>, _ needsEvaluation: ManualArray<Bool>,
+    _ cachedValue: ManualArray<Double>
+  ) -> Double? {
     let symbol = variableSymbol[Int(variable)]
-    if symbol >= 0, basicRow[Int(symbol)] >= 0,
+    guard symbol >= 0, basicRow[Int(symbol)] >= 0,
       let sum = currentSum(
         of: basicRow[Int(symbol)], in: tableau, symbolKind, basicRow, symbolVariable,
         needsEvaluation, cachedValue)
-    {
-      cachedValue[Int(variable)] = sum
-      needsEvaluation[Int(variable)] = false
-      return sum
-    }
+    else { return nil }
+    cachedValue[Int(variable)] = sum
+    needsEvaluation[Int(variable)] = false
+    return sum
+  }
+
+  /// The rest of ``refresh``, once ``refreshFromCurrent`` found a stale dependency: evaluates
+  /// the stale definitions depth first on `stack`.
+  private static func refreshStale(
+    _ variable: Int32, in tableau: Tableau, _ symbolKind: ManualArray<SymbolKind>,
+    _ basicRow: ManualArray<Int32>, _ variableSymbol: ManualArray<Int32>,
+    _ symbolVariable: ManualArray<Int32>, _ needsEvaluation: ManualArray<Bool>,
+    _ cachedValue: ManualArray<Double>, stack: inout [Int32]
+  ) -> Double {
     stack.append(variable)
     while let current = stack.last {
       guard needsEvaluation[Int(current)] else {
