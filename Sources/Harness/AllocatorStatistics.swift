@@ -11,7 +11,7 @@ public enum AllocatorStatistics {
   public static var version: String? {
     var pointer: UnsafePointer<CChar>? = nil
     var length = MemoryLayout<UnsafePointer<CChar>?>.size
-    guard mallctl("version", &pointer, &length, nil, 0) == 0, let pointer else { return nil }
+    guard ctl("version", &pointer, &length, nil, 0) == 0, let pointer else { return nil }
     return String(cString: pointer)
   }
 
@@ -23,7 +23,7 @@ public enum AllocatorStatistics {
     var newEpoch: UInt64 = 1
     var oldEpoch: UInt64 = 0
     var length = MemoryLayout<UInt64>.size
-    _ = mallctl("epoch", &oldEpoch, &length, &newEpoch, length)
+    _ = ctl("epoch", &oldEpoch, &length, &newEpoch, length)
   }
 
   /// Returns this thread's cached free blocks to their arenas (`thread.tcache.flush`). A block
@@ -31,7 +31,7 @@ public enum AllocatorStatistics {
   /// a sample taken without a flush counts what recent work freed (tens of kilobytes, varying
   /// with the last operations) as live.
   public static func flushThreadCache() {
-    _ = mallctl("thread.tcache.flush", nil, nil, nil, 0)
+    _ = ctl("thread.tcache.flush", nil, nil, nil, 0)
   }
 
   /// Bytes in live allocations, process-wide (`stats.allocated`), as of the last ``refresh()``.
@@ -65,7 +65,7 @@ public enum AllocatorStatistics {
 
   /// Resets this thread's peak-usage tracker (`thread.peak.reset`, jemalloc 5.3).
   public static func resetThreadPeak() {
-    _ = mallctl("thread.peak.reset", nil, nil, nil, 0)
+    _ = ctl("thread.peak.reset", nil, nil, nil, 0)
   }
 
   /// The highest net bytes this thread had allocated since ``resetThreadPeak()``
@@ -76,23 +76,40 @@ public enum AllocatorStatistics {
 
   /// Reads one `mallctl` value of a trivial type.
   public static func read<Value: BitwiseCopyable>(
-    _ name: String, as type: Value.Type
+    _ name: StaticString, as type: Value.Type
   ) throws(AllocatorStatisticsError) -> Value {
     // A stack value rather than a heap buffer: reading a statistic must not itself allocate.
     var value: Value? = nil
     var length = MemoryLayout<Value>.size
     let status = withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { buffer in
-      let status = mallctl(name, buffer.baseAddress, &length, nil, 0)
+      let status = ctl(name, buffer.baseAddress, &length, nil, 0)
       if status == 0 && length == MemoryLayout<Value>.size { value = buffer[0] }
       return status
     }
-    guard let value else { throw AllocatorStatisticsError(name: name, status: status) }
+    guard let value else {
+      throw AllocatorStatisticsError(name: name.description, status: status)
+    }
     return value
   }
 
-  private static func threadCounter(_ name: String) -> UInt64 {
+  private static func threadCounter(_ name: StaticString) -> UInt64 {
     guard let pointer = try? read(name, as: UnsafeMutablePointer<UInt64>.self) else { return 0 }
     return pointer.pointee
+  }
+}
+
+extension AllocatorStatistics {
+  /// `mallctl` with a name that needs no conversion: a `String` passed as a C string is copied
+  /// into a temporary allocation (64 bytes), which the statistics read around a measured
+  /// repetition would then count as the repetition's own.
+  @inline(__always)
+  fileprivate static func ctl(
+    _ name: StaticString, _ old: UnsafeMutableRawPointer?, _ oldLength: UnsafeMutablePointer<Int>?,
+    _ new: UnsafeMutableRawPointer?, _ newLength: Int
+  ) -> Int32 {
+    name.utf8Start.withMemoryRebound(to: CChar.self, capacity: name.utf8CodeUnitCount + 1) {
+      mallctl($0, old, oldLength, new, newLength)
+    }
   }
 }
 

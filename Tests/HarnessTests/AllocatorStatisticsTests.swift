@@ -8,6 +8,19 @@ import Testing
     #expect(version.hasPrefix("5."))
   }
 
+  /// The meter's own reads allocate nothing, so a phase that allocates nothing reports 0 bytes
+  /// (a `String` name passed to `mallctl` used to cost 64 bytes a read).
+  @Test func aMeterAroundNothingCountsNothing() {
+    for _ in 0..<3 {
+      let delta = AllocationMeter().stop()
+      #expect(delta.allocatedBytes == 0 && delta.peakBytes == 0)
+    }
+    let meter = AllocationMeter()
+    let array = [Int64](repeating: 1, count: 1000)
+    let delta = meter.stop()
+    #expect(delta.allocatedBytes >= 8000 && array.count == 1000)
+  }
+
   @Test func countersSeeHundredMegabytesOfSwiftArrays() {
     let count = 100
     let elementsPerArray = 1 << 17  // 1 MiB of Int64 each
