@@ -13,8 +13,9 @@ public final class LayoutConstraint {
   enum Kind: Equatable {
     /// Made by a client, or by the model with an identifier (margins, stack views).
     case standard
-    /// From `translatesAutoresizingMaskIntoConstraints`, with UIKit's `h=… v=…` mask spelling.
-    case autoresizingMask(String)
+    /// From `translatesAutoresizingMaskIntoConstraints`, with the mask (described in UIKit's
+    /// `h=… v=…` spelling).
+    case autoresizingMask(AutoresizingMask)
     /// From the intrinsic content size: growth is penalized at the hugging priority and
     /// shrinkage at the compression resistance priority.
     case contentSize(hugging: LayoutPriority, compressionResistance: LayoutPriority)
@@ -350,7 +351,7 @@ extension LayoutConstraint: CustomStringConvertible {
   public var description: String {
     var parts = ["<\(className):\(address(of: self))"]
     if let identifier { parts.append("'\(identifier)'") }
-    if case .autoresizingMask(let mask) = kind { parts.append(mask) }
+    if case .autoresizingMask(let mask) = kind { parts.append(mask.layoutDescription) }
     parts.append(body)
     if case .contentSize(let hugging, let resistance) = kind {
       parts.append("Hug:\(hugging) CompressionResistance:\(resistance)")

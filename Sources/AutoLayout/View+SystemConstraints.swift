@@ -132,20 +132,16 @@ extension View {
 
   // MARK: Autoresizing mask
 
-  /// The autoresizing constraints UIKit would make for this frame, mask and superview: for each,
-  /// the view's attribute, the superview's attribute (or none), the multiplier and the constant.
-  private func wantedAutoresizingConstraints() -> [(
-    LayoutAttribute, LayoutAttribute, Double, Double
-  )] {
+  /// The autoresizing constraints UIKit would make for this frame, mask and superview.
+  private func wantedAutoresizingConstraints() -> AutoresizingShapes {
     let insets = alignmentRectInsets
     let frame = storedFrame
     guard let superview else {
-      return [
+      return AutoresizingShapes(
         (.left, .notAnAttribute, 0, frame.minX + insets.left),
         (.width, .notAnAttribute, 0, frame.width - insets.left - insets.right),
         (.top, .notAnAttribute, 0, frame.minY + insets.top),
-        (.height, .notAnAttribute, 0, frame.height - insets.top - insets.bottom),
-      ]
+        (.height, .notAnAttribute, 0, frame.height - insets.top - insets.bottom))
     }
     let outer = superview.alignmentRectInsets
     let bounds = superview.bounds
@@ -165,7 +161,7 @@ extension View {
       position: frame.minY, length: frame.height, available: bounds.height,
       inner: (insets.top, insets.bottom), outer: (outer.top, outer.bottom),
       attributes: (.top, .bottom, .height))
-    return horizontal + vertical
+    return AutoresizingShapes(horizontal.0, horizontal.1, vertical.0, vertical.1)
   }
 
   /// One axis of UIKit's autoresizing table, in the engine's space: `position` is the frame's
@@ -175,7 +171,7 @@ extension View {
     flexible: (Bool, Bool, Bool), position: Double, length: Double, available: Double,
     inner: (Double, Double), outer: (Double, Double),
     attributes: (LayoutAttribute, LayoutAttribute, LayoutAttribute)
-  ) -> [(LayoutAttribute, LayoutAttribute, Double, Double)] {
+  ) -> (AutoresizingShape, AutoresizingShape) {
     let (minEdge, maxEdge, size) = attributes
     let leadingMargin = position
     let trailingMargin = available - position - length
@@ -188,64 +184,56 @@ extension View {
     }
     switch flexible {
     case (false, false, _):
-      return [fixedPosition, fixedLength]
+      return (fixedPosition, fixedLength)
     case (true, false, false):
-      return [fixedTrailing, fixedLength]
+      return (fixedTrailing, fixedLength)
     case (false, true, false):
-      return [fixedPosition, fixedTrailing]
+      return (fixedPosition, fixedTrailing)
     case (true, true, false):
       let m = ratio(length, available - trailingMargin, 0.5)
-      return [
-        fixedTrailing, (size, size, m, m * outerSum - trailingMargin * m - inner.0 - inner.1),
-      ]
+      return (
+        fixedTrailing, (size, size, m, m * outerSum - trailingMargin * m - inner.0 - inner.1)
+      )
     case (true, false, true):
       let m = ratio(position, available - length, 0.5)
-      return [fixedLength, (minEdge, size, m, m * outerSum - length * m + inner.0)]
+      return (fixedLength, (minEdge, size, m, m * outerSum - length * m + inner.0))
     case (false, true, true):
       let m = ratio(length, available - leadingMargin, 1.0)
-      return [fixedPosition, (size, size, m, m * outerSum - leadingMargin * m - inner.0 - inner.1)]
+      return (fixedPosition, (size, size, m, m * outerSum - leadingMargin * m - inner.0 - inner.1))
     case (true, true, true):
       let p = ratio(position, available, 0), l = ratio(length, available, 0)
-      return [
+      return (
         (minEdge, size, p, p * outerSum + inner.0),
-        (size, size, l, l * outerSum - inner.0 - inner.1),
-      ]
+        (size, size, l, l * outerSum - inner.0 - inner.1)
+      )
     }
-  }
-
-  /// UIKit's spelling of the mask in descriptions: `h=--& v=--&` (`&` flexible, `-` fixed).
-  var autoresizingMaskDescription: String {
-    func mark(_ option: AutoresizingMask) -> String {
-      autoresizingMask.contains(option) ? "&" : "-"
-    }
-    return "h=" + mark(.flexibleLeftMargin) + mark(.flexibleWidth) + mark(.flexibleRightMargin)
-      + " v=" + mark(.flexibleTopMargin) + mark(.flexibleHeight) + mark(.flexibleBottomMargin)
   }
 
   private func updateAutoresizingConstraints(_ engine: LayoutEngine, wanted: Bool) {
-    let shapes = wanted ? wantedAutoresizingConstraints() : []
-    // Most views of a layout built in code neither want nor have any: nothing to describe.
-    guard !shapes.isEmpty || !autoresizingConstraints.isEmpty else { return }
-    let mask = autoresizingMaskDescription
+    // Most views of a layout built in code neither want nor have any: nothing to compare.
+    guard wanted || !autoresizingConstraints.isEmpty else { return }
+    let shapes = wanted ? wantedAutoresizingConstraints() : nil
+    let count = shapes == nil ? 0 : AutoresizingShapes.count
+    let mask = autoresizingMask
     let sameShape =
-      shapes.count == autoresizingConstraints.count
-      && zip(shapes, autoresizingConstraints).allSatisfy { shape, constraint in
-        constraint.firstAttribute == shape.0 && constraint.secondAttribute == shape.1
+      count == autoresizingConstraints.count
+      && (0..<count).allSatisfy { index in
+        let shape = shapes![index], constraint = autoresizingConstraints[index]
+        return constraint.firstAttribute == shape.0 && constraint.secondAttribute == shape.1
           && constraint.multiplier == shape.2 && constraint.kind == .autoresizingMask(mask)
           && constraint.secondItem === (shape.1 == .notAnAttribute ? nil : superview)
       }
     if sameShape {
-      for (shape, constraint) in zip(shapes, autoresizingConstraints) {
-        constraint.constant = shape.3
-      }
+      for index in 0..<count { autoresizingConstraints[index].constant = shapes![index].3 }
       return
     }
     for constraint in autoresizingConstraints where constraint.active {
       engine.uninstall(constraint)
       constraint.detach()
     }
-    autoresizingConstraints = shapes.map { shape in
-      LayoutConstraint(
+    autoresizingConstraints = (0..<count).map { index in
+      let shape = shapes![index]
+      return LayoutConstraint(
         kind: .autoresizingMask(mask), self, shape.0, .equal,
         shape.1 == .notAnAttribute ? nil : superview, shape.1, multiplier: shape.2,
         constant: shape.3)
@@ -370,5 +358,42 @@ extension View {
   func refreshGuideConstants() {
     updateGuideConstants(marginsGuideConstraints, layoutMargins)
     updateGuideConstants(safeAreaGuideConstraints, safeAreaInsets)
+  }
+}
+
+/// A constraint UIKit makes from a frame and an autoresizing mask: the view's attribute, the
+/// superview's attribute (or none), the multiplier and the constant.
+typealias AutoresizingShape = (LayoutAttribute, LayoutAttribute, Double, Double)
+
+/// The autoresizing constraints of one view: always four, two an axis. Inline, so that comparing
+/// them with the installed ones on every change of frame (a resize) allocates nothing.
+struct AutoresizingShapes {
+  static let count = 4
+  private let shapes: (AutoresizingShape, AutoresizingShape, AutoresizingShape, AutoresizingShape)
+
+  init(
+    _ a: AutoresizingShape, _ b: AutoresizingShape, _ c: AutoresizingShape,
+    _ d: AutoresizingShape
+  ) {
+    shapes = (a, b, c, d)
+  }
+
+  subscript(index: Int) -> AutoresizingShape {
+    switch index {
+    case 0: shapes.0
+    case 1: shapes.1
+    case 2: shapes.2
+    case 3: shapes.3
+    default: preconditionFailure("autoresizing shape \(index) of 4")
+    }
+  }
+}
+
+extension AutoresizingMask {
+  /// UIKit's spelling of the mask in descriptions: `h=--& v=--&` (`&` flexible, `-` fixed).
+  var layoutDescription: String {
+    func mark(_ option: AutoresizingMask) -> String { contains(option) ? "&" : "-" }
+    return "h=" + mark(.flexibleLeftMargin) + mark(.flexibleWidth) + mark(.flexibleRightMargin)
+      + " v=" + mark(.flexibleTopMargin) + mark(.flexibleHeight) + mark(.flexibleBottomMargin)
   }
 }

@@ -34,8 +34,8 @@ extension Scene {
     case .intrinsicSizeChange:
       textsChanged.toggle()
       for index in stride(from: 0, to: texts.count, by: 10) {
-        let (view, original) = texts[index]
-        view.text = textsChanged ? original + "Xx" : original
+        let (view, original, changed) = texts[index]
+        view.text = textsChanged ? changed : original
       }
     case .hideUnhide:
       arrangedHidden.toggle()

@@ -37,7 +37,9 @@ public final class Scene {
 
   var rows: [Row] = []
   var names: [ObjectIdentifier: String] = [:]
-  var texts: [(view: Label, original: String)] = []
+  /// Each label with its text as built and the longer text the intrinsic-size change gives it
+  /// (made here, so that the operation itself allocates no strings).
+  var texts: [(view: Label, original: String, changed: String)] = []
   var textsChanged = false
   var generator: SeededGenerator
   let portraitSize: Size
@@ -152,7 +154,7 @@ public final class Scene {
   {
     let view = make(generator.word(length: generator.int(in: letters)))
     self.name(view, name)
-    texts.append((view, view.text))
+    texts.append((view, view.text, view.text + "Xx"))
     return view
   }
 
