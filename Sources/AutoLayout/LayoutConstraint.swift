@@ -299,16 +299,10 @@ extension LayoutConstraint {
   func attach() {
     active = true
     if let firstItem {
-      firstListIndex = firstItem.changeActiveConstraints { list in
-        list.append(self)
-        return list.count - 1
-      }
+      firstListIndex = firstItem.changeActiveConstraints { $0.appendReturningIndex(self) }
     }
     if let secondItem, secondItem !== firstItem {
-      secondListIndex = secondItem.changeActiveConstraints { list in
-        list.append(self)
-        return list.count - 1
-      }
+      secondListIndex = secondItem.changeActiveConstraints { $0.appendReturningIndex(self) }
     }
   }
 
@@ -328,13 +322,7 @@ extension LayoutConstraint {
 extension LayoutItem {
   /// Removes the entry at `index` of `activeConstraints` by moving the last entry into its place.
   func removeActiveConstraint(at index: Int) {
-    let last = changeActiveConstraints { list -> LayoutConstraint? in
-      let last = list.removeLast()
-      guard index < list.count else { return nil }
-      list[index] = last
-      return last
-    }
-    guard let last else { return }
+    guard let last = changeActiveConstraints({ $0.removeMovingLast(at: index) }) else { return }
     if last.firstItem === self {
       last.firstListIndex = index
     } else {

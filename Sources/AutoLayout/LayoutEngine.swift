@@ -163,9 +163,8 @@ public final class LayoutEngine {
   /// more than once), after copying the changed values into ``reportedValues``.
   func forEachChangedItem(_ body: (LayoutItem) -> Void) {
     let items = self.items
-    // Changed out of place, so that this is the only access to the property (see
-    // `Array.changeOutOfPlace`), and grown to every variable handed out, so that a frame read
-    // needs no bounds of its own.
+    // Changed out of place, so that the property is only swapped (see
+    // `View.changeSubviews(_:)`), and grown to every variable handed out.
     var values: [Double] = []
     swap(&values, &reportedValues)
     defer { swap(&values, &reportedValues) }

@@ -59,22 +59,15 @@ open class LayoutItem {
 
   /// Lists `constraint` as referring to this item on `side`; returns where it is listed.
   func addReference(_ constraint: LayoutConstraint, side: ConstraintReference.Side) -> Int {
-    changeReferringConstraints { list in
-      list.append(ConstraintReference(constraint: constraint, side: side))
-      return list.count - 1
+    changeReferringConstraints {
+      $0.appendReturningIndex(ConstraintReference(constraint: constraint, side: side))
     }
   }
 
   /// Takes the entry at `index` off ``referringConstraints`` by moving the last entry into its
   /// place (a constraint that goes does this for each of its items).
   func removeReference(at index: Int) {
-    let last = changeReferringConstraints { list -> ConstraintReference? in
-      let last = list.removeLast()
-      guard index < list.count else { return nil }
-      list[index] = last
-      return last
-    }
-    guard let last else { return }
+    guard let last = changeReferringConstraints({ $0.removeMovingLast(at: index) }) else { return }
     if last.side == .second {
       last.constraint.secondReferenceIndex = index
     } else {
@@ -174,5 +167,28 @@ extension Array {
     smaller.reserveCapacity(fresh)
     smaller.append(contentsOf: self)
     self = smaller
+  }
+}
+
+extension Array {
+  /// Appends `element` and returns its index.
+  ///
+  /// - Complexity: O(1), amortized.
+  @inline(__always)
+  mutating func appendReturningIndex(_ element: Element) -> Int {
+    append(element)
+    return count - 1
+  }
+
+  /// Removes the element at `index` by moving the last element into its place; returns the
+  /// moved element, or nil when the removed one was the last.
+  ///
+  /// - Complexity: O(1).
+  @inline(__always)
+  mutating func removeMovingLast(at index: Int) -> Element? {
+    let last = removeLast()
+    guard index < count else { return nil }
+    self[index] = last
+    return last
   }
 }

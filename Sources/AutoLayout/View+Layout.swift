@@ -83,12 +83,7 @@ extension View {
     guard !isFrameDirty else { return }
     isFrameDirty = true
     if let parent = superview {
-      // Appended out of place (see `changeSubviews(_:)`), so the dirty list's every other
-      // access is checked at compile time.
-      var dirty: [View] = []
-      swap(&dirty, &parent.dirtySubviews)
-      dirty.append(self)
-      swap(&dirty, &parent.dirtySubviews)
+      parent.changeDirtySubviews { $0.append(self) }
       // A view flagged for layout has its ancestors flagged too (`setNeedsLayout()` sees to it,
       // and a layout pass clears a view's flags only on its way down to them): the walk up is
       // needed only the first time.

@@ -121,16 +121,19 @@ open class View: LayoutItem {
     swap(&list, &storedSubviews)
   }
 
+  /// ``changeSubviews(_:)`` for the list of subviews whose frames are to be copied.
+  func changeDirtySubviews(_ change: (inout [View]) -> Void) {
+    var list: [View] = []
+    swap(&list, &dirtySubviews)
+    change(&list)
+    swap(&list, &dirtySubviews)
+  }
+
   override func compactLists() {
     super.compactLists()
     changeSubviews { $0.shrinkToFreshCapacity() }
     layoutGuides.shrinkToFreshCapacity()
-    if dirtySubviews.isEmpty {
-      var dirty: [View] = []
-      swap(&dirty, &dirtySubviews)  // out of place, as in `changeSubviews(_:)`
-      dirty.shrinkToFreshCapacity()
-      swap(&dirty, &dirtySubviews)
-    }
+    if dirtySubviews.isEmpty { changeDirtySubviews { $0.shrinkToFreshCapacity() } }
   }
 
   override func didEnterEngine() { markSystemConstraintsDirty() }

@@ -376,34 +376,16 @@ extension Solver {
     return value
   }
 
-  /// Evaluates the stale `variable` and the stale definitions it refers to, each once, and
-  /// caches their values (clearing their `needsEvaluation` flags). Usually what the definition
-  /// refers to is up to date (or was evaluated just before), and `stack` is not touched. Static,
-  /// with the tables passed in, for the reason given at ``orderDefinitions``.
+  /// Evaluates the stale `variable` when every variable its definition refers to is current,
+  /// and caches its value (clearing its `needsEvaluation` flag); else returns `nil` and changes
+  /// nothing, and ``refreshStale`` does the work. Usually the definition's variables are current
+  /// (or were evaluated just before). Static, with the tables passed in, for the reason given
+  /// at ``orderDefinitions``.
   ///
   /// The caches are written through the tables' storage, also from the non-mutating
   /// ``value(of:)``: a cached value is a function of the tableau, so copies that still share the
   /// storage (they share the tableau too) may both see it, and a copy that changes anything
   /// copies the storage first.
-  private static func refresh(
-    _ variable: Int32, in tableau: Tableau, _ symbolKind: ManualArray<SymbolKind>,
-    _ basicRow: ManualArray<Int32>, _ variableSymbol: ManualArray<Int32>,
-    _ symbolVariable: ManualArray<Int32>, _ needsEvaluation: ManualArray<Bool>,
-    _ cachedValue: ManualArray<Double>, stack: inout [Int32]
-  ) -> Double {
-    if let value = refreshFromCurrent(
-      variable, in: tableau, symbolKind, basicRow, variableSymbol, symbolVariable,
-      needsEvaluation, cachedValue)
-    {
-      return value
-    }
-    return refreshStale(
-      variable, in: tableau, symbolKind, basicRow, variableSymbol, symbolVariable,
-      needsEvaluation, cachedValue, stack: &stack)
-  }
-
-  /// The first step of ``refresh``: when every variable the definition of `variable` refers to
-  /// is current, its value, cached; else `nil`, and nothing changed.
   @inline(__always)
   private static func refreshFromCurrent(
     _ variable: Int32, in tableau: Tableau, _ symbolKind: ManualArray<SymbolKind>,
@@ -422,8 +404,8 @@ extension Solver {
     return sum
   }
 
-  /// The rest of ``refresh``, once ``refreshFromCurrent`` found a stale dependency: evaluates
-  /// the stale definitions depth first on `stack`.
+  /// Evaluates the stale `variable` and the stale definitions it refers to, each once, depth
+  /// first on `stack`, caching their values: what ``refreshFromCurrent`` leaves.
   private static func refreshStale(
     _ variable: Int32, in tableau: Tableau, _ symbolKind: ManualArray<SymbolKind>,
     _ basicRow: ManualArray<Int32>, _ variableSymbol: ManualArray<Int32>,
@@ -501,8 +483,8 @@ extension Solver {
   }
 
   /// The value of the external `symbol` for the non-mutating ``value(of:)``: cached, or
-  /// evaluated and cached (see ``refresh``), so that reading every variable after a change
-  /// costs what ``forEachChangedValue(_:)`` does, whatever the depth of the definitions.
+  /// evaluated and cached (see ``refreshFromCurrent``), so that reading every variable after a
+  /// change costs what ``forEachChangedValue(_:)`` does, whatever the depth of the definitions.
   @inline(__always)
   func evaluateCaching(_ symbol: Int32) -> Double {
     let variable = symbolVariable[Int(symbol)]
@@ -512,8 +494,8 @@ extension Solver {
       needsEvaluation, cachedValue)
   }
 
-  /// ``refresh`` with a stack of its own: kept out of line so that the read of a cached value
-  /// stays small where it is inlined.
+  /// ``refreshFromCurrent``, else ``refreshStale`` with a stack of its own: kept out of line so
+  /// that the read of a cached value stays small where it is inlined.
   @inline(never)
   private static func evaluateStale(
     _ variable: Int32, in tableau: Tableau, _ symbolKind: ManualArray<SymbolKind>,
@@ -521,8 +503,14 @@ extension Solver {
     _ symbolVariable: ManualArray<Int32>, _ needsEvaluation: ManualArray<Bool>,
     _ cachedValue: ManualArray<Double>
   ) -> Double {
+    if let value = refreshFromCurrent(
+      variable, in: tableau, symbolKind, basicRow, variableSymbol, symbolVariable,
+      needsEvaluation, cachedValue)
+    {
+      return value
+    }
     var stack: [Int32] = []
-    return refresh(
+    return refreshStale(
       variable, in: tableau, symbolKind, basicRow, variableSymbol, symbolVariable,
       needsEvaluation, cachedValue, stack: &stack)
   }
