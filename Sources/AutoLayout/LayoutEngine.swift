@@ -48,6 +48,9 @@ public final class LayoutEngine {
   /// place, a frame costs four loads, where asking the solver costs four calls through its
   /// existential; 32 bytes a view.
   var reportedValues: [Double] = []
+  /// Room for the constraints a stack view wants while it updates its arrangement, lent to one
+  /// stack view at a time, so that an update allocates nothing once it has grown.
+  var arrangementScratch: [StackView.Wanted] = []
 
   /// What the engine has done so far.
   public var statistics: LayoutStatistics { counters }

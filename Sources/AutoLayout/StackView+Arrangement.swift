@@ -80,7 +80,18 @@ extension StackView {
   /// item never lists the old and the new constraints at once: its lists (see
   /// ``LayoutItem/referringConstraints``) would keep the room for both for good.
   func updateArrangementConstraints() {
-    let wanted = wantedConstraints()
+    // In the engine's room, handed back emptied (it holds views) but with its capacity.
+    var wanted: [Wanted] = []
+    let engine = layoutEngine
+    if let engine { swap(&wanted, &engine.arrangementScratch) }
+    defer {
+      if let engine {
+        wanted.removeAll(keepingCapacity: true)
+        swap(&wanted, &engine.arrangementScratch)
+      }
+    }
+    appendWantedConstraints(to: &wanted)
+    if editInPlace(wanted) { return }
     var existing: [Key: LayoutConstraint] = [:]
     for constraint in arrangementConstraints {
       if let key = Key(constraint) { existing[key] = constraint }
@@ -125,11 +136,34 @@ extension StackView {
     dropUnusedGuides()
   }
 
-  /// Every constraint the current arrangement needs, in UIKit's order: distribution, then
-  /// alignment, then the hidden views.
-  func wantedConstraints() -> [Wanted] {
-    var result: [Wanted] = []
-    let visible = arrangedSubviews.filter { !$0.isHidden }
+  /// When `wanted` asks for the constraints the stack has, in the same order (a new spacing or
+  /// custom spacing), edits their constants and priorities in place and returns true; else
+  /// changes nothing and returns false. Matching by key instead builds a dictionary and a set.
+  ///
+  /// - Complexity: O(*n*) for *n* arrangement constraints.
+  private func editInPlace(_ wanted: [Wanted]) -> Bool {
+    guard wanted.count == arrangementConstraints.count else { return false }
+    for (spec, constraint) in zip(wanted, arrangementConstraints) {
+      guard constraint.isActive, constraint.firstItem === spec.first,
+        constraint.secondItem === spec.second, constraint.firstAttribute == spec.firstAttribute,
+        constraint.secondAttribute == spec.secondAttribute, constraint.relation == spec.relation,
+        constraint.multiplier == spec.multiplier, constraint.identifier == spec.identifier
+      else { return false }
+    }
+    for (spec, constraint) in zip(wanted, arrangementConstraints) {
+      constraint.constant = spec.constant
+      constraint.priority = spec.priority
+    }
+    return true
+  }
+
+  /// Appends every constraint the current arrangement needs, in UIKit's order: distribution,
+  /// then alignment, then the hidden views.
+  func appendWantedConstraints(to result: inout [Wanted]) {
+    // Filtered only when a view is hidden: else the list is shared, not copied.
+    let visible =
+      arrangedSubviews.contains { $0.isHidden }
+      ? arrangedSubviews.filter { !$0.isHidden } : arrangedSubviews
     let along = AxisAttributes(axis)
     let across = AxisAttributes(axis == .horizontal ? .vertical : .horizontal)
     if !visible.isEmpty {
@@ -137,7 +171,6 @@ extension StackView {
       align(visible, across, into: &result)
     }
     hide(along, across, firstVisible: visible.first, into: &result)
-    return result
   }
 
   // MARK: Along the axis

@@ -58,25 +58,30 @@ open class StackView: View {
   var gapGuides: [LayoutGuide] = []
   var spannerGuide: LayoutGuide?
 
+  // The arrangement's properties are final: a change through an overridable accessor
+  // (`stack.spacing += 1` from another module) allocates the accessor's coroutine frame.
+
   /// The axis the views are laid out along.
-  public var axis: LayoutAttribute.Axis = .horizontal {
+  public final var axis: LayoutAttribute.Axis = .horizontal {
     didSet { arrangementDidChange(oldValue != axis) }
   }
   /// How the views share the length along the axis.
-  public var distribution: Distribution = .fill {
+  public final var distribution: Distribution = .fill {
     didSet { arrangementDidChange(oldValue != distribution) }
   }
   /// How the views sit across the axis.
-  public var alignment: Alignment = .fill { didSet { arrangementDidChange(oldValue != alignment) } }
+  public final var alignment: Alignment = .fill {
+    didSet { arrangementDidChange(oldValue != alignment) }
+  }
   /// The space between adjacent views (the least space for the equal-spacing distributions).
-  public var spacing: Double = 0 { didSet { arrangementDidChange(oldValue != spacing) } }
+  public final var spacing: Double = 0 { didSet { arrangementDidChange(oldValue != spacing) } }
   /// Whether the views are laid out inside the stack's layout margins instead of its edges.
-  public var isLayoutMarginsRelativeArrangement = false {
+  public final var isLayoutMarginsRelativeArrangement = false {
     didSet { arrangementDidChange(oldValue != isLayoutMarginsRelativeArrangement) }
   }
   /// Whether a vertical stack measures its spacing from one view's last baseline to the next
   /// view's first baseline.
-  public var isBaselineRelativeArrangement = false {
+  public final var isBaselineRelativeArrangement = false {
     didSet { arrangementDidChange(oldValue != isBaselineRelativeArrangement) }
   }
 

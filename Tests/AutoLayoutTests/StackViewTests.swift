@@ -83,8 +83,8 @@ struct StackFixture {
   }
 }
 
-/// Whether two lists hold the same views in the same order.
-func identical(_ lhs: [View], _ rhs: [View]) -> Bool {
+/// Whether two lists hold the same objects (views, constraints) in the same order.
+func identical<T: AnyObject>(_ lhs: [T], _ rhs: [T]) -> Bool {
   lhs.count == rhs.count && zip(lhs, rhs).allSatisfy { $0 === $1 }
 }
 
@@ -272,10 +272,15 @@ struct StackViewTests {
     fixture.expect(along: [(0, 40), (70, 60), (140, 160)], across: Self.across(.fill, .horizontal))
     #expect(fixture.stack.customSpacing(after: fixture.boxes[0]) == 30)
     #expect(fixture.stack.customSpacing(after: fixture.boxes[1]) == StackView.spacingUseDefault)
+    // A new spacing edits the stack's constraints in place: the same objects, new constants.
+    let before = fixture.stack.arrangementConstraints
     fixture.stack.setCustomSpacing(StackView.spacingUseDefault, after: fixture.boxes[0])
     fixture.stack.spacing = StackView.spacingUseSystem
     fixture.root.layoutIfNeeded()
     fixture.expect(along: [(0, 40), (48, 60), (116, 184)], across: Self.across(.fill, .horizontal))
+    #expect(identical(fixture.stack.arrangementConstraints, before))
+    let spacing = fixture.stack.arrangementConstraints.filter { $0.identifier == "UISV-spacing" }
+    #expect(spacing.map(\.constant) == [8, 8])
   }
 
   @Test("Adding, inserting and removing arranged views", arguments: SolverStrategy.exact)

@@ -45,4 +45,30 @@ import Testing
     let perOperation = long > short ? Double(long - short) / 400 : 0
     #expect(perOperation == 0, "\(kind): \(perOperation) bytes allocated per operation")
   }
+
+  /// A scene's resize and constant change, each followed by a layout pass, allocate nothing
+  /// once warmed up: the model's update-constraints and layout passes as well as the solver's
+  /// (a stack view's new spacing edits its constraints in place).
+  @Test(
+    .enabled(if: isOptimized, "allocation-free only when optimized: swift test -c release"),
+    arguments: SceneKind.allCases)
+  func sceneResizesAndConstantChangesDoNotAllocate(kind: SceneKind) throws {
+    let scene = try Scene(kind, views: 200)
+    scene.layOut()
+    for operation in [SceneOperation.resize, .constantChange] where scene.supports(operation) {
+      func repeatOperation(_ count: Int) -> UInt64 {
+        let meter = AllocationMeter()
+        for _ in 0..<count {
+          scene.perform(operation)
+          scene.layOut()
+        }
+        return meter.stop().allocatedBytes
+      }
+      _ = repeatOperation(20)  // warm up
+      let short = repeatOperation(10)
+      let long = repeatOperation(30)
+      let perOperation = long > short ? Double(long - short) / 20 : 0
+      #expect(perOperation == 0, "\(kind) \(operation): \(perOperation) bytes per operation")
+    }
+  }
 }
