@@ -43,6 +43,35 @@ struct IDTable<Entry> {
     return Int32(entries.count - 1)
   }
 
+  /// The new id of each id if the ids in use were renumbered 0, 1, 2, … in their order (-1 for
+  /// an id given back), or nil when they already are: no id in use is past a free one.
+  ///
+  /// - Complexity: O(ids given out).
+  func denseRenumbering() -> [Int32]? {
+    guard entries.contains(where: { $0 == nil }) else { return nil }
+    var next: Int32 = 0
+    return entries.map { entry in
+      guard entry != nil else { return -1 }
+      defer { next += 1 }
+      return next
+    }
+  }
+
+  /// Renumbers the entries as `newIDs` (from ``denseRenumbering()``) says: the table then holds
+  /// exactly the entries in use, and no id is free.
+  ///
+  /// - Complexity: O(ids given out).
+  mutating func renumber(_ newIDs: [Int32]) {
+    var dense: [Entry?] = []
+    dense.reserveCapacity(newIDs.count { $0 >= 0 })
+    for (id, entry) in entries.enumerated() where entry != nil {
+      precondition(Int(newIDs[id]) == dense.count, "not a dense renumbering in id order")
+      dense.append(entry)
+    }
+    entries = dense
+    freeIDs = Heap()
+  }
+
   /// Gives `id` back. When the highest ids are all free, the table ends at the highest id in
   /// use, so that the ids a burst of insertions added past a build's do not stay for good
   /// (tables indexed by these ids, the solver's per-variable ones, follow).

@@ -101,12 +101,27 @@ public final class LayoutEngine {
   /// subviews and arranged views: what incremental changes made them grow (fill-in, the room of
   /// constraints and views since removed) is given back. Incremental operations keep that room
   /// (giving it back on every removal would reallocate a list each time its length crossed a
-  /// boundary); this is the moment to call after removing a large part of a layout.
+  /// boundary); this is the moment to call after removing a large part of a layout. So do the
+  /// solver ids: constraints that came and went leave gaps in them, which the solver's and the
+  /// engine's tables indexed by id keep; the solve closes them, keeping the ids' order.
   ///
   /// - Complexity: a build of the installed constraints, plus O(items).
   public func solveFromScratch() throws(SolverError) {
     if let refusal { throw refusal }
-    try solver.solveFromScratch()
+    if let newIDs = installed.denseRenumbering() {
+      try solver.solveFromScratch(renumbering: newIDs)
+      for (id, entry) in installed.entries.enumerated() {
+        // A content-size constraint holds two ids: renumbered at its first.
+        guard let constraint = entry, constraint.solverID == Int32(id) else { continue }
+        constraint.solverID = newIDs[id]
+        if constraint.secondSolverID >= 0 {
+          constraint.secondSolverID = newIDs[Int(constraint.secondSolverID)]
+        }
+      }
+      installed.renumber(newIDs)
+    } else {
+      try solver.solveFromScratch()
+    }
     for entry in items.entries { entry?.takeUnretainedValue().compactLists() }
     // The values past the last non-zero one read 0 whether kept or not, to the engine as to the
     // solver (whose rebuild keeps its reported values up to the same point), so they can go.

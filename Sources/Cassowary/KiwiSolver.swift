@@ -205,6 +205,30 @@ public final class KiwiSolver: LayoutSolver {
     }
   }
 
+  /// ``solveFromScratch()`` with each constraint under its new id; unchanged if it throws.
+  public func solveFromScratch(renumbering newIDs: [Int32]) throws(SolverError) {
+    let old = constraints
+    var renumbered: [Constraint?] = []
+    for (index, constraint) in old.enumerated() {
+      guard let constraint else { continue }
+      precondition(
+        index < newIDs.count && newIDs[index] >= 0, "constraint \(index) has no new id")
+      let id = Int(newIDs[index])
+      if renumbered.count <= id {
+        renumbered.append(contentsOf: repeatElement(nil, count: id + 1 - renumbered.count))
+      }
+      renumbered[id] = constraint
+    }
+    constraints = renumbered
+    do {
+      try solveFromScratch()
+    } catch {
+      constraints = old
+      try? solveFromScratch()
+      throw error
+    }
+  }
+
   public func reset() {
     ckiwi_reset(handle)
     constraints = []

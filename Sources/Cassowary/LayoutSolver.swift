@@ -44,6 +44,13 @@ public protocol LayoutSolver {
   /// Rebuilds the tableau from the current constraints and edit suggestions and solves it from
   /// scratch: the full solve that incremental updates are compared against.
   mutating func solveFromScratch() throws(SolverError)
+  /// ``solveFromScratch()``, with the constraints' ids changed on the way: the constraint with
+  /// id `i` comes back as `newIDs[i]`. The client closes the gaps that constraints coming and
+  /// going left in its ids, so that tables indexed by id hold only the constraints there are.
+  /// Every constraint's entry must be a distinct id (≥ 0); unchanged if it throws.
+  ///
+  /// - Complexity: as ``solveFromScratch()``.
+  mutating func solveFromScratch(renumbering newIDs: [Int32]) throws(SolverError)
   /// Removes every constraint and edit variable.
   mutating func reset()
 

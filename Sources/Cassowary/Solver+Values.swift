@@ -34,11 +34,23 @@ extension Solver {
     try rebuild()
   }
 
+  public mutating func solveFromScratch(renumbering newIDs: [Int32]) throws(SolverError) {
+    prepareToChange()
+    pendingRemovals.removeAll()
+    try rebuild(renumbering: newIDs)
+  }
+
   /// Replaces the tableau by one built from the current constraints and edit suggestions,
-  /// keeping the pivot counts and what the client was last told; unchanged if it throws.
-  mutating func rebuild() throws(SolverError) {
+  /// keeping the pivot counts and what the client was last told; unchanged if it throws. With
+  /// `newIDs`, the constraint with id `i` is added back as `newIDs[i]`.
+  mutating func rebuild(renumbering newIDs: [Int32]? = nil) throws(SolverError) {
     let byID = records.indices.compactMap { index in
-      records[index].map { (ConstraintID(index), $0.constraint) }
+      records[index].map { record in
+        guard let newIDs else { return (ConstraintID(index), record.constraint) }
+        precondition(
+          index < newIDs.count && newIDs[index] >= 0, "constraint \(index) has no new id")
+        return (ConstraintID(newIDs[index]), record.constraint)
+      }
     }
     // Sparse only: the order decides a sparse tableau's fill-in; a dense one costs rows × columns
     // whatever it holds, and in this order it was seen to keep a wider matrix.
@@ -61,8 +73,11 @@ extension Solver {
     }
     reset()
     // The per-variable tables at their final size in one step: grown variable by variable
-    // they would double past it, and their size after the rebuild would depend on how.
+    // they would double past it, and their size after the rebuild would depend on how. So
+    // the records, whose size the allocator then rounds up to its next size class.
     growVariables(to: variables)
+    let recordCount = Int(constraints.lazy.map(\.0.rawValue).max() ?? -1) + 1
+    records.reserveCapacity(recordCount)
     do {
       beginBatch()
       defer { closeBatch() }

@@ -41,6 +41,9 @@ public struct SparseSolver: LayoutSolver {
     core.forEachChangedValue(body)
   }
   public mutating func solveFromScratch() throws(SolverError) { try core.solveFromScratch() }
+  public mutating func solveFromScratch(renumbering newIDs: [Int32]) throws(SolverError) {
+    try core.solveFromScratch(renumbering: newIDs)
+  }
   public mutating func reset() { core.reset() }
   public var statistics: SolverStatistics { core.statistics }
   /// The tableau in a canonical order, for tests and debugging.

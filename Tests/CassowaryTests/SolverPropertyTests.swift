@@ -399,6 +399,32 @@ func propertyCaseCount(_ standard: Int) -> Int {
       ])
     expectOptimal(sparse, system, seed: seed)
     expectOptimal(full, system, seed: seed)
+    try checkRenumbering(sparse, live + stays, variables: generator.variableCount, seed: seed)
+    try checkRenumbering(dense, live + stays, variables: generator.variableCount, seed: seed)
+  }
+
+  /// A solve from scratch that closes the gaps in `constraints`' ids ends where one that keeps
+  /// them does, with each constraint under its new id; an operation under a new id then does
+  /// what it does under the old one.
+  func checkRenumbering<Solver: LayoutSolver>(
+    _ solver: Solver, _ constraints: [(ConstraintID, Constraint)], variables: Int, seed: UInt64
+  ) throws {
+    let ids = constraints.map(\.0.rawValue).sorted()
+    var newIDs = [Int32](repeating: -1, count: Int(ids.last ?? -1) + 1)
+    for (index, id) in ids.enumerated() { newIDs[Int(id)] = Int32(index) }
+    var renumbered = solver
+    try renumbered.solveFromScratch(renumbering: newIDs)
+    expectSameValues(solver, renumbered, variables: variables, seed: seed, "renumbered")
+    for (id, constraint) in constraints {
+      let newID = ConstraintID(newIDs[Int(id.rawValue)])
+      #expect(renumbered.constraint(newID) == constraint, "seed \(seed): \(id) as \(newID)")
+    }
+    #expect(renumbered.statistics.constraints == constraints.count)
+    guard let (id, _) = constraints.first(where: { !$0.1.priority.isRequired }) else { return }
+    var removed = solver
+    try removed.remove(id)
+    try renumbered.remove(ConstraintID(newIDs[Int(id.rawValue)]))
+    expectSameValues(removed, renumbered, variables: variables, seed: seed, "renumbered, removed")
   }
 
   /// Removing everything returns the solver to empty: symbols, rows and cells are recycled.

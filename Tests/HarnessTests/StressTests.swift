@@ -214,6 +214,9 @@ struct CorruptedSolver: LayoutSolver, CustomTestStringConvertible {
     base.forEachChangedValue(body)
   }
   mutating func solveFromScratch() throws(SolverError) { try base.solveFromScratch() }
+  mutating func solveFromScratch(renumbering newIDs: [Int32]) throws(SolverError) {
+    try base.solveFromScratch(renumbering: newIDs)
+  }
   mutating func reset() { base.reset() }
   var statistics: SolverStatistics { base.statistics }
 }

@@ -76,6 +76,10 @@ struct VerifyingSolver<Base: LayoutSolver>: LayoutSolver {
   mutating func forEachChangedValue(_ body: (Variable, Double) -> Void) {
     base.forEachChangedValue(body)
   }
+  mutating func solveFromScratch(renumbering newIDs: [Int32]) throws(SolverError) {
+    defer { check("solveFromScratch(renumbering:)") }
+    try base.solveFromScratch(renumbering: newIDs)
+  }
   mutating func solveFromScratch() throws(SolverError) {
     defer { check("solveFromScratch()") }
     try base.solveFromScratch()
