@@ -105,4 +105,20 @@ import Testing
     #expect(solver.statistics.constraints == 0)
     #expect(!solver.hasEditVariable(w))
   }
+
+  @Test(.enabled(if: KiwiSolver.isAvailable))
+  func aRenumberedFullSolveKeepsEachConstraintUnderItsNewID() throws {
+    var solver = SolverStrategy.kiwi.makeSolver()
+    let (x, y) = (Variable(0), Variable(1))
+    try solver.add(ConstraintID(4), x == 10)
+    try solver.add(ConstraintID(9), y >= x + 5)
+    try solver.add(ConstraintID(7), (y == 0).at(500))
+    try solver.solveFromScratch(renumbering: [-1, -1, -1, -1, 0, -1, -1, 1, -1, 2])
+    #expect(solver.constraint(ConstraintID(0)) == (x == 10))
+    #expect(solver.constraint(ConstraintID(2)) == (y >= x + 5))
+    #expect(!solver.contains(ConstraintID(9)))
+    #expect((solver.value(of: x), solver.value(of: y)) == (10, 15))
+    try solver.remove(ConstraintID(0))
+    #expect(solver.statistics.constraints == 2)
+  }
 }
