@@ -59,6 +59,17 @@ extension StackView {
       self.multiplier = multiplier
     }
 
+    /// Hashes the items, attributes and relation only (equality compares every term): keys
+    /// that share them are rare (a view's spacing and hiding constraints, across an update),
+    /// and hashing the identifier's text cost more than the rest of the lookup.
+    func hash(into hasher: inout Hasher) {
+      hasher.combine(first)
+      hasher.combine(second)
+      hasher.combine(firstAttribute)
+      hasher.combine(secondAttribute)
+      hasher.combine(relation)
+    }
+
     /// The key of an existing constraint (nil once its first item is gone).
     init?(_ constraint: LayoutConstraint) {
       guard let first = constraint.firstItem, let identifier = constraint.identifier else {
@@ -93,6 +104,7 @@ extension StackView {
     appendWantedConstraints(to: &wanted)
     if editInPlace(wanted) { return }
     var existing: [Key: LayoutConstraint] = [:]
+    existing.reserveCapacity(arrangementConstraints.count)
     for constraint in arrangementConstraints {
       if let key = Key(constraint) { existing[key] = constraint }
     }
