@@ -154,6 +154,10 @@ public final class LayoutEngine {
     let block = items.insert(Unmanaged.passUnretained(item)) * 4
     item.engineBlock = block
     item.didEnterEngine()
+    // The next layout pass copies the item's values whatever the solver reports: the block may
+    // be one that changed while no item held it (its values then reported to nobody), and an
+    // item that left and came back has a frame from before it left.
+    item.solverValuesDidChange()
     return block
   }
 

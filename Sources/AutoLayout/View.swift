@@ -435,6 +435,9 @@ open class View: LayoutItem {
       parent.changeSubviews { _ = $0.remove(at: index) }
     }
     setSuperviewLink(nil)
+    // No dirty list holds the view now (its old superview's skips a view that left): flagged
+    // still, it would never be listed again, and its frame would keep its values for good.
+    isFrameDirty = false
     forgetEffectiveDirections()
     if let stack = arrangingStackView, stack === parent { stack.arrangedSubviewDidLeave(self) }
     parent.setNeedsLayout()

@@ -96,6 +96,43 @@ struct BehaviourTests {
     expectFrame(label, 16, 76.75, 34, 20.5)
   }
 
+  /// A subtree taken out and put back gets its variables again; while it was out, the solver
+  /// reported their values falling to 0 to no item. Where the values it comes back with are
+  /// those zeros, the solver reports no change, yet the frames are from before it left.
+  @Test("A subtree put back has its frames copied again", arguments: SolverStrategy.exact)
+  func subtreePutBack(solver: SolverStrategy) {
+    let root = makeRoot(solver)
+    let container = View(), child = View()
+    for view in [container, child] { view.translatesAutoresizingMaskIntoConstraints = false }
+    container.addSubview(child)
+    root.addSubview(container)
+    let inside = [
+      child.leadingAnchor.constraint(equalTo: container.leadingAnchor, constant: 10),
+      child.topAnchor.constraint(equalTo: container.topAnchor, constant: 10),
+      child.widthAnchor.constraint(equalToConstant: 50),
+      child.heightAnchor.constraint(equalToConstant: 50),
+    ]
+    func place() -> [LayoutConstraint] {
+      [
+        container.leadingAnchor.constraint(equalTo: root.leadingAnchor),
+        container.topAnchor.constraint(equalTo: root.topAnchor),
+        container.widthAnchor.constraint(equalToConstant: 100),
+        container.heightAnchor.constraint(equalToConstant: 100),
+      ]
+    }
+    LayoutConstraint.activate(inside + place())
+    root.layoutIfNeeded()
+    expectFrame(child, 10, 10, 50, 50)
+    container.removeFromSuperview()
+    root.layoutIfNeeded()
+    for constraint in inside { constraint.constant = 0 }
+    root.addSubview(container)
+    LayoutConstraint.activate(place())
+    root.layoutIfNeeded()
+    expectFrame(container, 0, 0, 100, 100)
+    expectFrame(child, 0, 0, 0, 0)
+  }
+
   @Test("New text changes the content-size constants in place", arguments: SolverStrategy.exact)
   func intrinsicSizeInPlace(solver: SolverStrategy) {
     let root = makeRoot(solver)
