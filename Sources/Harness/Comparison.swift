@@ -232,7 +232,8 @@ public struct Comparison {
   }
 
   /// The comparison as Markdown, for CI logs: a one-line verdict first, then the gated
-  /// findings (and, with `verbose`, the figures that changed without being judged).
+  /// findings (and, with `verbose`, the figures that changed without being judged), then the
+  /// cells too noisy to judge a 1.5x change (the first 20; all with `verbose`).
   public func markdown(allowingSubset: Bool = false, verbose: Bool = false) -> String {
     let regressions = findings.filter(\.regression).count
     let improvements = findings.filter { $0.verdict == .improvement }.count
@@ -268,9 +269,14 @@ public struct Comparison {
             + "\(finding.verdict.rawValue) |")
       }
     }
-    if verbose && !noisy.isEmpty {
+    // The cells the gate could not hold to a 1.5x change are named, so that a reader knows
+    // which times went unguarded in this run.
+    if !noisy.isEmpty {
+      let listed = (verbose ? noisy[...] : noisy.prefix(20)).joined(separator: ", ")
       lines += [
-        "", "Too noisy across rounds to catch a 1.5x change: " + noisy.joined(separator: ", "),
+        "",
+        "Too noisy across rounds to catch a 1.5x change: " + listed
+          + (!verbose && noisy.count > 20 ? ", … (all with --verbose)" : ""),
       ]
     }
     if !onlyInBaseline.isEmpty && (verbose || !allowingSubset) {

@@ -141,4 +141,21 @@ struct TimeGateTests {
     #expect(untimed.outcome() == .unchanged && untimed.untimed == [before.key])
     #expect(untimed.markdown.contains("not in 1 (too few repetitions)"))
   }
+
+  @Test func theCellsTooNoisyToJudgeAreNamed() {
+    var before = ResultsFileTests().sample()
+    // Rounds 60 % apart: a change of 1.5 times would be within their disagreement.
+    before.samples = [round(1000), round(1600), round(1000)]
+    let comparison = Comparison(baseline: [before], current: [before])
+    #expect(comparison.noisy == [before.key])
+    #expect(comparison.outcome() == .unchanged)
+    #expect(comparison.markdown.contains("(1 too noisy across rounds to catch a 1.5x change)"))
+    #expect(
+      comparison.markdown.contains(
+        "Too noisy across rounds to catch a 1.5x change: \(before.key)"))
+    var quiet = before
+    quiet.samples = [round(1000), round(1010), round(990)]
+    #expect(Comparison(baseline: [quiet], current: [quiet]).noisy.isEmpty)
+    #expect(!Comparison(baseline: [quiet], current: [quiet]).markdown.contains("Too noisy"))
+  }
 }
