@@ -51,6 +51,12 @@ struct Run: ParsableCommand {
   var quiet = false
   @Flag(help: "Count each phase's instructions under valgrind's callgrind (no times).")
   var callgrind = false
+  @Option(
+    name: .customLong("heap-snapshots"),
+    help: ArgumentHelp(
+      "Under valgrind --tool=massif, write a heap snapshot after each cell's first layout to DIR "
+        + "(scripts/module-costs reads them).", valueName: "DIR"))
+  var heapSnapshots: String?
   /// Set by a `--callgrind` run on the process it starts under valgrind: where that process
   /// writes its rows, whose instructions the parent then fills in from the dump files.
   @Option(name: .customLong("callgrind-rows"), help: .hidden)
@@ -68,6 +74,17 @@ struct Run: ParsableCommand {
     } catch let error as UsageError {
       printError("bench run: \(error.message)")
       throw ExitCode(64)
+    }
+    if let heapSnapshots {
+      // Rounds run in processes of their own, which valgrind would not follow.
+      guard Callgrind.isRunning, !callgrind else {
+        printError(
+          "bench run: --heap-snapshots needs the run to be under valgrind --tool=massif, "
+            + "without --callgrind")
+        throw ExitCode(64)
+      }
+      configuration.heapSnapshotDirectory = heapSnapshots
+      configuration.rounds = 1
     }
     let output = output ?? defaultOutput()
     if callgrindRows == nil, let problem = outputPathProblem(output) {

@@ -61,6 +61,18 @@ static inline void lb_callgrind_dump_stats(const char *label) {
 #endif
 }
 
+/// Runs a valgrind monitor command from inside the program, as `vgdb` would from outside (for
+/// massif, `detailed_snapshot FILE`). Returns 0 when the tool ran it, 1 when it does not know it;
+/// 0 natively and in a build without valgrind's headers, where it does nothing.
+static inline unsigned lb_valgrind_monitor_command(const char *command) {
+#if LB_CALLGRIND_SUPPORTED
+  return VALGRIND_MONITOR_COMMAND(command);
+#else
+  (void)command;
+  return 0;
+#endif
+}
+
 /// Turns address-space randomization off for the programs this process starts (as `setarch
 /// -R`), so a run under callgrind lays memory out the same way every time. Returns 0, or -1 when
 /// the kernel refuses.

@@ -172,6 +172,10 @@ public struct BenchmarkRunner {
       elapsed = monotonicNanoseconds() - start
       oneShot += elapsed
       delta = meter.stop()
+      if counted, let directory = configuration.heapSnapshotDirectory {
+        let key = baseRow(kind, variant, size, solver, mode, .firstSolve).key
+        HeapSnapshot.write(to: directory + "/" + HeapSnapshot.fileName(forCell: key))
+      }
       if let reason = Self.refusal(of: scene) {
         measurement.refusal = (.firstSolve, reason)
         break

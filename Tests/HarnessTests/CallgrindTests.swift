@@ -48,6 +48,18 @@ struct CallgrindDumpTests {
     #expect(dump.instructions == 67_933)
   }
 
+  @Test func aHeapSnapshotIsNamedByItsCellAndTakenOnlyUnderValgrind() {
+    #expect(
+      HeapSnapshot.fileName(forCell: "equal-spacing/layout-guides/10000/sparse/full/first-solve")
+        == "equal-spacing_layout-guides_10000_sparse_full_first-solve.massif")
+    // The tests run natively: nothing is written, and the call says so.
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "heap-snapshot-\(ProcessInfo.processInfo.processIdentifier).massif"
+    ).path
+    #expect(!HeapSnapshot.write(to: path))
+    #expect(!FileManager.default.fileExists(atPath: path))
+  }
+
   @Test func fallsBackOnTheSummaryLine() throws {
     let dump = try CallgrindDump(text: Self.dump(label: "x", instructions: 42, totals: false))
     #expect(dump.instructions == 42)
