@@ -96,9 +96,10 @@ public struct BenchmarkConfiguration: Sendable {
   /// times under valgrind are not comparable with anything.
   public var countsInstructions = false
   /// Where to write a detailed heap snapshot after each cell's first layout (the process must
-  /// run under `valgrind --tool=massif`): one file a cell, named by ``HeapSnapshot/fileName(forCell:)``,
-  /// taken in the first measured pass right after `first-solve`, so it shows what a laid-out
-  /// scene holds and which code allocated it. `nil` in every timed run.
+  /// run under `valgrind --tool=massif`): one file a cell, named by
+  /// ``HeapSnapshot/fileName(forCell:)``, taken in the first measured pass right after
+  /// `first-solve`, so it shows what a laid-out scene holds and which code allocated it. `nil` in
+  /// every timed run.
   public var heapSnapshotDirectory: String? = nil
   /// A slowdown injected to test the time gate: every cell whose key contains `cells` has each
   /// measured repetition stretched to `factor` times its time (by spinning). `nil` in every real

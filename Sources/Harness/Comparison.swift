@@ -211,8 +211,8 @@ public struct Comparison {
   }
 
   /// What the comparison says. Unusable when a cell is listed twice or a measured row lacks a
-  /// gated figure, when no cell was measured in both files, or (unless `allowingSubset`) when the current run
-  /// lacks cells the baseline measured.
+  /// gated figure, when no cell was measured in both files, or (unless `allowingSubset`) when
+  /// the current run lacks cells the baseline measured.
   public func outcome(allowingSubset: Bool = false) -> Outcome {
     var problems = inputProblems
     if matched == 0 {
