@@ -1,0 +1,117 @@
+extension EqualityPlan {
+  /// The equalities' terms in contiguous storage, each variable once an equality with its
+  /// coefficients summed (and dropped where they cancel), and which variables are known.
+  struct Incidence {
+    var starts: [Int32] = [0]
+    var variables: [Int32] = []
+    var coefficients: [Double] = []
+    var isKnown: [Bool]
+
+    init(_ equalities: [LinearExpression], variableCount: Int, isKnown: [Bool]) {
+      self.isKnown = isKnown
+      var sums = [Double](repeating: 0, count: variableCount)
+      var seen = [Bool](repeating: false, count: variableCount)
+      var touched: [Int32] = []
+      let termCount = equalities.reduce(0) { $0 + $1.terms.count }
+      variables.reserveCapacity(termCount)
+      coefficients.reserveCapacity(termCount)
+      starts.reserveCapacity(equalities.count + 1)
+      for equality in equalities {
+        touched.removeAll(keepingCapacity: true)
+        for term in equality.terms {
+          let id = Int(term.variable.id)
+          precondition(id < variableCount, "a variable's id is not below variableCount")
+          if !seen[id] {
+            seen[id] = true
+            touched.append(term.variable.id)
+          }
+          sums[id] += term.coefficient
+        }
+        for id in touched {
+          if sums[Int(id)] != 0 {
+            variables.append(id)
+            coefficients.append(sums[Int(id)])
+          }
+          sums[Int(id)] = 0
+          seen[Int(id)] = false
+        }
+        starts.append(Int32(variables.count))
+      }
+    }
+
+    var equalityCount: Int { starts.count - 1 }
+
+    /// The positions of equality `e`'s terms in `variables` and `coefficients`.
+    @inline(__always)
+    func terms(of e: Int) -> Range<Int> { Int(starts[e])..<Int(starts[e + 1]) }
+
+    /// A maximum matching of equalities to the unknowns they mention: a greedy pass (an
+    /// equality takes its first unknown not yet taken; in a layout written in dependency
+    /// order that is nearly all of them), then a breadth-first search for an augmenting path
+    /// from each equality left over.
+    func maximumMatching() -> Matching {
+      var matching = Matching(
+        subject: [Int32](repeating: -1, count: equalityCount),
+        owner: [Int32](repeating: -1, count: isKnown.count))
+      var leftOver: [Int] = []
+      for e in 0..<equalityCount {
+        var taken = false
+        for index in terms(of: e) {
+          let v = Int(variables[index])
+          if !isKnown[v] && matching.owner[v] < 0 {
+            matching.owner[v] = Int32(e)
+            matching.subject[e] = Int32(v)
+            taken = true
+            break
+          }
+        }
+        if !taken { leftOver.append(e) }
+      }
+      guard !leftOver.isEmpty else { return matching }
+      // Each search marks the variables it reaches with its own epoch, and records the
+      // equality it reached each one from.
+      var reachedIn = [Int32](repeating: -1, count: isKnown.count)
+      var reachedFrom = [Int32](repeating: -1, count: isKnown.count)
+      var frontier: [Int32] = [], next: [Int32] = []
+      for (search, root) in leftOver.enumerated() {
+        frontier.removeAll(keepingCapacity: true)
+        frontier.append(Int32(root))
+        var free: Int32 = -1
+        search: while !frontier.isEmpty {
+          next.removeAll(keepingCapacity: true)
+          for e in frontier {
+            for index in terms(of: Int(e)) {
+              let v = Int(variables[index])
+              guard !isKnown[v], reachedIn[v] != Int32(search) else { continue }
+              reachedIn[v] = Int32(search)
+              reachedFrom[v] = e
+              if matching.owner[v] < 0 {
+                free = Int32(v)
+                break search
+              }
+              next.append(matching.owner[v])
+            }
+          }
+          swap(&frontier, &next)
+        }
+        // Flip the path from the free variable back to the root.
+        var v = free
+        while v >= 0 {
+          let e = reachedFrom[Int(v)]
+          let previous = matching.subject[Int(e)]
+          matching.owner[Int(v)] = e
+          matching.subject[Int(e)] = v
+          v = e == Int32(root) ? -1 : previous
+        }
+      }
+      return matching
+    }
+  }
+
+  /// Which unknown each equality determines (`subject`, -1 for none) and which equality
+  /// determines each variable (`owner`, -1 for none).
+  struct Matching {
+    var subject: [Int32]
+    var owner: [Int32]
+  }
+}

@@ -1,0 +1,182 @@
+/// What a system's equalities determine, ordered for evaluation: each equality is matched to the
+/// unknown it fixes, and the matched pairs are grouped into *blocks*, the smallest sets of
+/// equalities that must be solved together, in an order where each block needs only known
+/// variables, free variables and the blocks before it (the block triangular form of the
+/// equalities' incidence matrix).
+///
+/// Most of a layout is determined this way: a chain of required equalities fixes each edge from
+/// the one before it, and a grid's split (two equal widths filling a known one) is a block of a
+/// few equalities. Evaluating the plan costs each equality's terms once, with no tableau, no
+/// pivots and no objective; only the unknowns the equalities leave free need an optimizer.
+///
+/// ```swift
+/// var names = VariableTable()
+/// let width = names.make("width"), left = names.make("left"), right = names.make("right")
+/// let plan = try EqualityPlan(
+///   equalities: [
+///     LinearExpression([Term(left)], constant: -8),                       // left == 8
+///     LinearExpression([Term(right), Term(left, -1), Term(width, -1)]),  // right == left + width
+///   ],
+///   variableCount: names.count, known: [width])
+/// var values = [100.0, 0, 0]
+/// plan.evaluate(&values)  // values == [100, 8, 108]
+/// ```
+public struct EqualityPlan: Sendable {
+  /// The number of variables the plan reads and writes (ids below it).
+  public let variableCount: Int
+  /// How many equalities the plan was made from.
+  public let equalityCount: Int
+
+  /// The equalities in evaluation order, by their index in the input.
+  var order: [Int32] = []
+  /// The variable each equality in `order` determines.
+  var subjects: [Int32] = []
+  /// Where each block starts in `order`, then `order.count`.
+  var blockStarts: [Int32] = [0]
+  /// Each ordered equality's constant (its expression's, as written).
+  var constants: [Double] = []
+  /// Where each ordered equality's terms outside its block start in `otherVariables` and
+  /// `otherCoefficients`, then the end.
+  var otherStarts: [Int32] = [0]
+  /// The terms outside their equality's block, ordered equality after equality.
+  var otherVariables: [Int32] = []
+  var otherCoefficients: [Double] = []
+  /// For a block of one equality, the coefficient of its subject; for a larger block's rows,
+  /// unused (its factors are in `factors`).
+  var pivots: [Double] = []
+  /// Each block larger than one: its LU factors (rows × rows, row-major, unit lower triangle
+  /// implied), at `factorStarts[block]`.
+  var factors: [Double] = []
+  /// Where each block's factors start in `factors` (-1 for a block of one), and its row
+  /// permutation in `permutations` (the same offset scaled by the block's size).
+  var factorStarts: [Int32] = []
+  var permutationStarts: [Int32] = []
+  var permutations: [Int32] = []
+
+  /// The equalities that no unknown was left to match (each is implied by, or conflicts with,
+  /// the others), by their index in the input.
+  public internal(set) var unmatchedEqualities: [Int] = []
+  /// The unknowns no equality determines, in id order: what inequalities and optional
+  /// constraints must decide. ``evaluate(_:)`` reads their values.
+  public internal(set) var freeVariables: [Variable] = []
+  /// The number of equalities in the largest block.
+  public internal(set) var largestBlock = 0
+
+  /// The number of blocks.
+  public var blockCount: Int { blockStarts.count - 1 }
+
+  /// The number of unknowns the equalities determine.
+  public var determinedCount: Int { subjects.count }
+
+  /// The variable the `k`-th equality in evaluation order determines, and that equality's index
+  /// in the input.
+  public func step(_ k: Int) -> (variable: Variable, equality: Int) {
+    (Variable(id: subjects[k]), Int(order[k]))
+  }
+
+  /// The range of steps (see ``step(_:)``) that make up block `block`.
+  public func steps(ofBlock block: Int) -> Range<Int> {
+    Int(blockStarts[block])..<Int(blockStarts[block + 1])
+  }
+
+  /// Plans the evaluation of `equalities` (each meaning `expression == 0`) over variables with
+  /// ids below `variableCount`, of which those in `known` have values given at evaluation.
+  ///
+  /// A variable's terms in one equality add up; a variable whose coefficients there sum to zero
+  /// does not count as mentioned.
+  ///
+  /// - Throws: ``EqualityPlanError/singularBlock(equalities:)`` when a block's equalities are
+  ///   dependent (the structure matches them, the coefficients do not).
+  /// - Precondition: every variable's id is below `variableCount`.
+  /// - Complexity: O(*t* + *u*·*t*) for *t* terms in all and *u* equalities that the first,
+  ///   greedy matching pass leaves unmatched (each then searches for an augmenting path), plus
+  ///   O(*k*³) for each block of *k* equalities.
+  public init(equalities: [LinearExpression], variableCount: Int, known: [Variable] = [])
+    throws(EqualityPlanError)
+  {
+    self.variableCount = variableCount
+    self.equalityCount = equalities.count
+    var isKnown = [Bool](repeating: false, count: variableCount)
+    for variable in known { isKnown[Int(variable.id)] = true }
+    let incidence = Incidence(equalities, variableCount: variableCount, isKnown: isKnown)
+    let matching = incidence.maximumMatching()
+    unmatchedEqualities = matching.subject.indices.filter { matching.subject[$0] < 0 }
+    freeVariables = (0..<variableCount).compactMap {
+      !isKnown[$0] && matching.owner[$0] < 0 ? Variable($0) : nil
+    }
+    let blocks = incidence.blocks(of: matching)
+    try factorize(blocks, incidence, matching, constants: equalities.map(\.constant))
+  }
+
+  /// Writes the value of every determined variable into `values` (indexed by variable id), from
+  /// the values there of the known and free variables, block after block.
+  ///
+  /// - Precondition: `values.count == variableCount`.
+  /// - Complexity: O(*t*) for *t* terms, plus O(*k*²) for each block of *k* equalities; it
+  ///   allocates nothing.
+  public func evaluate(_ values: inout [Double]) {
+    precondition(values.count == variableCount, "one value a variable")
+    values.withUnsafeMutableBufferPointer { values in
+      withUnsafeTemporaryAllocation(of: Double.self, capacity: max(largestBlock, 1)) { scratch in
+        for block in 0..<blockCount {
+          let start = Int(blockStarts[block]), end = Int(blockStarts[block + 1])
+          if end - start == 1 {
+            values[Int(subjects[start])] = rightSide(start, values) / pivots[start]
+            continue
+          }
+          solveBlock(
+            start..<end, Int(factorStarts[block]), Int(permutationStarts[block]),
+            values, scratch)
+        }
+      }
+    }
+  }
+
+  /// `-(constant + Σ terms outside the block)` of the `k`-th ordered equality.
+  @inline(__always)
+  func rightSide(_ k: Int, _ values: UnsafeMutableBufferPointer<Double>) -> Double {
+    var sum = constants[k]
+    for index in Int(otherStarts[k])..<Int(otherStarts[k + 1]) {
+      sum += otherCoefficients[index] * values[Int(otherVariables[index])]
+    }
+    return -sum
+  }
+
+  /// Solves one block of two or more equalities with its LU factors.
+  private func solveBlock(
+    _ steps: Range<Int>, _ factorStart: Int, _ permutationStart: Int,
+    _ values: UnsafeMutableBufferPointer<Double>, _ scratch: UnsafeMutableBufferPointer<Double>
+  ) {
+    let size = steps.count
+    // Forward: L y = P b.
+    for row in 0..<size {
+      var sum = rightSide(steps.lowerBound + Int(permutations[permutationStart + row]), values)
+      for column in 0..<row { sum -= factors[factorStart + row * size + column] * scratch[column] }
+      scratch[row] = sum
+    }
+    // Back: U x = y.
+    for row in stride(from: size - 1, through: 0, by: -1) {
+      var sum = scratch[row]
+      for column in (row + 1)..<size {
+        sum -= factors[factorStart + row * size + column] * scratch[column]
+      }
+      scratch[row] = sum / factors[factorStart + row * size + row]
+    }
+    for row in 0..<size { values[Int(subjects[steps.lowerBound + row])] = scratch[row] }
+  }
+}
+
+/// Why an ``EqualityPlan`` could not be made.
+public enum EqualityPlanError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The equalities of one block (by their index in the input) are dependent: their unknowns
+  /// are matched one to one, but no values satisfy them uniquely.
+  case singularBlock(equalities: [Int])
+
+  public var description: String {
+    switch self {
+    case .singularBlock(let equalities):
+      "the equalities \(equalities.map(String.init).joined(separator: ", ")) are dependent: "
+        + "they do not fix their unknowns"
+    }
+  }
+}
