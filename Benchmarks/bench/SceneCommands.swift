@@ -59,13 +59,26 @@ struct Solve: ParsableCommand {
     abstract: "Solve a .constraints file and print NAME = VALUE lines.",
     discussion: """
       Exit status: 0 solved, 1 unsatisfiable, 2 malformed input, 3 refused for a resource \
-      limit (the dense solver's memory budget).
+      limit (the dense solver's memory budget) or, with --by-blocks, a file the required \
+      equalities do not fix on their own.
       """)
 
   @Argument(help: "The file; - or /dev/stdin for standard input.")
   var file: String
   @Option(help: "The solver strategy (see `bench solvers`).")
   var solver: SolverStrategy = .sparse
+  @Flag(
+    help: """
+      Solve without a solver: evaluate the required equalities block by block (a file of \
+      required equalities and edits only, which fix every variable).
+      """)
+  var byBlocks = false
+
+  func validate() throws {
+    if byBlocks && solver != .sparse {
+      throw ValidationError("--by-blocks uses no solver; leave out --solver")
+    }
+  }
 
   func run() throws {
     try requireAvailable([solver], command: "solve")
@@ -79,8 +92,11 @@ struct Solve: ParsableCommand {
       }
       data = contents
     }
-    let result = ConstraintFile.solve(
-      text: String(decoding: data, as: UTF8.self), file: file, solver: solver)
+    let text = String(decoding: data, as: UTF8.self)
+    let result =
+      byBlocks
+      ? ConstraintFile.solveByBlocks(text: text, file: file)
+      : ConstraintFile.solve(text: text, file: file, solver: solver)
     FileHandle.standardOutput.write(Data(result.output.utf8))
     if !result.error.isEmpty { printError(result.error) }
     if result.status != 0 { throw ExitCode(result.status) }

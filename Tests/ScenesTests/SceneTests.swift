@@ -125,6 +125,51 @@ struct SceneTests {
     }
   }
 
+  @Test(
+    "By blocks: what the required equalities fix solves without a solver; the rest is refused",
+    arguments: smallScenes)
+  func byBlocks(kind: SceneKind, variant: String) throws {
+    let scene = try Scene(kind, views: 60, variant: variant)
+    let text = scene.exportFile().text(header: scene.exportHeader)
+    let result = ConstraintFile.solveByBlocks(text: text, file: "scene.constraints")
+    // Chains and grids are nothing but required equalities; every other scene has
+    // inequalities or optional constraints (intrinsic sizes, hugging, spacing).
+    guard [.chain, .nestedGrid, .stackGrid].contains(kind) else {
+      #expect(result.status == 3 && result.output.isEmpty)
+      #expect(result.error.hasPrefix("scene.constraints:"), "\(result.error)")
+      #expect(result.error.contains("--by-blocks"), "\(result.error)")
+      return
+    }
+    #expect(result.status == 0, "\(result.error)")
+    let sparse = ConstraintFile.solve(text: text, file: "scene.constraints", solver: .sparse)
+    let expected = sparse.output.split(separator: "\n")
+    let lines = result.output.split(separator: "\n")
+    #expect(lines.count == expected.count && lines.count >= scene.viewCount * 4)
+    for (line, other) in zip(lines, expected) {
+      let parts = line.split(separator: " = "), otherParts = other.split(separator: " = ")
+      let (name, value, reference) = (parts[0], Double(parts[1])!, Double(otherParts[1])!)
+      #expect(name == otherParts[0])
+      #expect(abs(value - reference) <= 1e-9 * max(1, abs(reference)), "\(name)")
+    }
+  }
+
+  @Test("By blocks: a file the equalities do not fix is refused where it says why")
+  func byBlocksRefusals() {
+    let cases: [(text: String, status: Int32, error: String)] = [
+      ("x == 1\ny == x + z\n", 3, "f: error: 1 variable(s) are not fixed"),
+      ("x == 1\n2*x == 2\n", 3, "f:2:1: error: the required equality is implied"),
+      ("x + y == 1\n2*x + 2*y == 2\n", 3, "f:1:1: error: the required equality is dependent"),
+      ("x == 1\ny >= x\n", 3, "f:2:1: error: the constraint is not a required equality"),
+      ("x == 1 @500\n", 3, "f:1:1: error: the constraint is not a required equality"),
+      ("x == \n", 2, "f:1:"),
+    ]
+    for (text, status, error) in cases {
+      let result = ConstraintFile.solveByBlocks(text: text, file: "f")
+      #expect(result.status == status, "\(text)")
+      #expect(result.error.hasPrefix(error), "\(text): \(result.error)")
+    }
+  }
+
   @Test("Round trip: export, parse, solve equals solving the scene", arguments: smallScenes)
   func roundTrip(kind: SceneKind, variant: String) throws {
     let scene = try Scene(kind, views: 60, variant: variant)

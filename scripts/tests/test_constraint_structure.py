@@ -49,26 +49,6 @@ class StructureTests(unittest.TestCase):
         result = figures("\n".join(lines) + "\n")
         self.assertEqual((result["by blocks"], result["largest block"]), (50, 50))
 
-    def test_a_fixed_system_is_solved_block_by_block(self):
-        system = parse_text("edit p = 10\nc == b + 1\na + b == p\na - b == 0\n", "t")
-        self.assertEqual(structure_module.solve(system), {"p": 10.0, "c": 6.0, "b": 5.0, "a": 5.0})
-
-    def test_solving_refuses_what_is_not_fixed(self):
-        with self.assertRaisesRegex(ValueError, "1 free"):
-            structure_module.solve(parse_text("a + b == 10\n", "t"))
-        with self.assertRaisesRegex(ValueError, "singular"):
-            structure_module.solve(parse_text("a + b == 10\n2 * a + 2 * b == 4\n", "t"))
-
-    def test_solve_prints_the_answer_in_order_of_appearance(self):
-        with tempfile.NamedTemporaryFile("w", suffix=".constraints", delete=False) as file:
-            file.write("x == y + 2\nedit y = 1\n")
-        try:
-            finished = subprocess.run([sys.executable, SCRIPT, "--solve", file.name],
-                                      capture_output=True, text=True)
-        finally:
-            os.unlink(file.name)
-        self.assertEqual((finished.returncode, finished.stdout), (0, "x = 3.0\ny = 1.0\n"))
-
     def test_a_malformed_file_is_an_error_at_its_place(self):
         with tempfile.NamedTemporaryFile("w", suffix=".constraints", delete=False) as file:
             file.write("x == 1\ny == 2 +\n")
