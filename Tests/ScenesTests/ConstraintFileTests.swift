@@ -39,6 +39,10 @@ struct ConstraintFileTests {
       ("x == 1 @0", "f:1:9: error: priority 0 is out of range: it must be in (0, 1000]"),
       ("x == nan", "f:1:6: error: 'nan' is not a number this format accepts (no nan or inf)"),
       ("x == inf * y", "f:1:6: error: 'inf' is not a number this format accepts (no nan or inf)"),
+      (
+        "x == y + Infinity",
+        "f:1:10: error: 'Infinity' is not a number this format accepts (no nan or inf)"
+      ),
       ("x == 0x10", "f:1:6: error: malformed number '0x'"),
       (
         "edit w = 375 @1000",
