@@ -49,6 +49,25 @@ class StructureTests(unittest.TestCase):
         result = figures("\n".join(lines) + "\n")
         self.assertEqual((result["by blocks"], result["largest block"]), (50, 50))
 
+    def test_fill_in_writes_determined_variables_over_the_free_ones(self):
+        # top2 == top1 + h1 + 8 and top1 == 8 + h0: top2 written out is h0 + h1 (2 terms); the
+        # inequality on top2 becomes one over h0 and h1, and the block (a, b) is solved at once.
+        text = ("edit w = 100\ntop1 == h0 + 8\ntop2 == top1 + h1 + 8\ntop2 <= 300\n"
+                "h0 >= 20 @750\na + b == w\na - b == 0\nc <= a @500\n")
+        result = structure_module.fill_in(parse_text(text, "t"))
+        self.assertEqual((result["rest"], result["terms as written"]), (3, 4))
+        # top2 <= 300 -> h0 + h1 (2); h0 >= 20 (1); c <= a -> c, w (2).
+        self.assertEqual((result["substituted"], result["largest substituted"]), (5, 2))
+        self.assertEqual(result["longest definition"], 2)
+
+    def test_fill_in_counts_an_equality_left_over_as_rest(self):
+        result = structure_module.fill_in(parse_text("x == 1\n2 * x == 2\ny >= x\n", "t"))
+        self.assertEqual((result["rest"], result["substituted"]), (2, 1))
+
+    def test_fill_in_refuses_dependent_equalities(self):
+        with self.assertRaisesRegex(ValueError, "x, y are dependent"):
+            structure_module.fill_in(parse_text("x == y + 1\nx - y == 1\n", "t"))
+
     def test_a_malformed_file_is_an_error_at_its_place(self):
         with tempfile.NamedTemporaryFile("w", suffix=".constraints", delete=False) as file:
             file.write("x == 1\ny == 2 +\n")
