@@ -59,8 +59,8 @@ struct Solve: ParsableCommand {
     abstract: "Solve a .constraints file and print NAME = VALUE lines.",
     discussion: """
       Exit status: 0 solved, 1 unsatisfiable, 2 malformed input, 3 refused for a resource \
-      limit (the dense solver's memory budget) or, with --by-blocks, a file the required \
-      equalities do not fix on their own.
+      limit (the dense solver's memory budget) or, with --by-blocks, required equalities \
+      whose coefficients are dependent.
       """)
 
   @Argument(help: "The file; - or /dev/stdin for standard input.")
@@ -69,14 +69,14 @@ struct Solve: ParsableCommand {
   var solver: SolverStrategy = .sparse
   @Flag(
     help: """
-      Solve without a solver: evaluate the required equalities block by block (a file of \
-      required equalities and edits only, which fix every variable).
+      Solve in two parts: what the required equalities determine, block by block with no \
+      tableau, and the rest with the sparse solver (the same answer where it is unique).
       """)
   var byBlocks = false
 
   func validate() throws {
     if byBlocks && solver != .sparse {
-      throw ValidationError("--by-blocks uses no solver; leave out --solver")
+      throw ValidationError("--by-blocks uses the sparse solver for its second part")
     }
   }
 

@@ -180,3 +180,38 @@ public enum EqualityPlanError: Error, Equatable, Sendable, CustomStringConvertib
     }
   }
 }
+
+extension EqualityPlan {
+  /// The steps (see ``step(_:)``) whose variables `expressions` mention, with every step those
+  /// need, block by block, in evaluation order: the part of the plan that a solver given
+  /// `expressions` must also be given, so that the plan can evaluate the rest from its answer.
+  ///
+  /// - Complexity: O(*t*) for *t* terms of `expressions` and of the equalities reached.
+  public func stepsReached(from expressions: [LinearExpression]) -> [Int] {
+    var blockOfStep = [Int32](repeating: 0, count: determinedCount)
+    for block in 0..<blockCount {
+      for k in steps(ofBlock: block) { blockOfStep[k] = Int32(block) }
+    }
+    var stepOf = [Int32](repeating: -1, count: variableCount)
+    for k in 0..<determinedCount { stepOf[Int(subjects[k])] = Int32(k) }
+    var reached = [Bool](repeating: false, count: blockCount)
+    var pending: [Int32] = []
+    func reach(_ variable: Int32) {
+      let k = stepOf[Int(variable)]
+      guard k >= 0 else { return }
+      let block = Int(blockOfStep[Int(k)])
+      guard !reached[block] else { return }
+      reached[block] = true
+      pending.append(Int32(block))
+    }
+    for expression in expressions {
+      for term in expression.terms { reach(term.variable.id) }
+    }
+    while let block = pending.popLast() {
+      for k in steps(ofBlock: Int(block)) {
+        for index in Int(otherStarts[k])..<Int(otherStarts[k + 1]) { reach(otherVariables[index]) }
+      }
+    }
+    return (0..<blockCount).filter { reached[$0] }.flatMap { steps(ofBlock: $0) }
+  }
+}

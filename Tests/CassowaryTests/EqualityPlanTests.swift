@@ -76,6 +76,25 @@ struct EqualityPlanTests {
     #expect(values == [7, 7, 2])
   }
 
+  @Test func aSolverMustSeeWhatItsConstraintsReachUpstreamAndNothingElse() throws {
+    var names = VariableTable()
+    let a = names.make("a"), b = names.make("b"), c = names.make("c")
+    let d = names.make("d"), e = names.make("e"), f = names.make("f")
+    let plan = try EqualityPlan(
+      equalities: [
+        expression([(d, 1), (a, -1)], -1),  // d == a + 1: downstream of a, reached by nothing
+        expression([(c, 1), (b, -1)], -1),  // c == b + 1
+        expression([(a, 1)], -5),  // a == 5
+        expression([(b, 1), (a, -2)]),  // b == 2a
+        expression([(e, 1), (f, -1)]),  // e == f, with f free
+      ],
+      variableCount: names.count)
+    let reached = plan.stepsReached(from: [expression([(c, 1)], -20)])
+    #expect(reached.map { plan.step($0).variable } == [a, b, c])
+    #expect(plan.stepsReached(from: [expression([(f, 1)])]).isEmpty)
+    #expect(plan.stepsReached(from: [expression([(e, 1), (d, 1)])]).count == 3)  // a, d, e
+  }
+
   @Test func dependentEqualitiesInABlockAreRefused() {
     var names = VariableTable()
     let x = names.make("x"), y = names.make("y")

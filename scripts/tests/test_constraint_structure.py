@@ -58,6 +58,7 @@ class StructureTests(unittest.TestCase):
         self.assertEqual((result["rest"], result["terms as written"]), (3, 4))
         # top2 <= 300 -> h0 + h1 (2); h0 >= 20 (1); c <= a -> c, w (2).
         self.assertEqual((result["substituted"], result["largest substituted"]), (5, 2))
+        self.assertEqual(result["one-variable"], 1)
         self.assertEqual(result["longest definition"], 2)
 
     def test_fill_in_counts_an_equality_left_over_as_rest(self):
