@@ -14,6 +14,14 @@ struct Journal: ManuallyAllocated {
     var value: Double
   }
 
+  /// A variable's value cache as it was (see ``Solver/saveValue(_:)``).
+  struct SavedValue {
+    var variable: Int32
+    var value: Double
+    var needsEvaluation: Bool
+    var isDirty: Bool
+  }
+
   struct SavedRow {
     var row: Int32
     var subject: Int32
@@ -34,6 +42,11 @@ struct Journal: ManuallyAllocated {
   var pendingRows = ManualArray<Int32>()
   var pendingSymbols = ManualArray<Int32>()
   var createdLevels = ManualArray<Float>()
+  /// The value caches the transaction changed, each as it was before its first change.
+  var savedValues = ManualArray<SavedValue>()
+  private var valueEpoch = ManualArray<UInt32>()
+  /// How many variables were listed as changed when the transaction began.
+  var dirtyCount = 0
   var pivotCount = 0
   var substitutedRows = 0
   var breakpointsPassed = 0
@@ -43,7 +56,7 @@ struct Journal: ManuallyAllocated {
   var bytes: Int {
     savedEpoch.bytes + savedRows.bytes + savedCells.bytes + createdRows.bytes
       + createdSymbols.bytes + pendingRows.bytes + pendingSymbols.bytes + createdLevels.bytes
-      + savedObjectiveCells.bytes
+      + savedObjectiveCells.bytes + savedValues.bytes + valueEpoch.bytes
   }
 
   func copy() -> Journal {
@@ -57,6 +70,8 @@ struct Journal: ManuallyAllocated {
     copy.pendingRows = pendingRows.copy()
     copy.pendingSymbols = pendingSymbols.copy()
     copy.createdLevels = createdLevels.copy()
+    copy.savedValues = savedValues.copy()
+    copy.valueEpoch = valueEpoch.copy()
     return copy
   }
 
@@ -70,6 +85,8 @@ struct Journal: ManuallyAllocated {
     pendingRows.deallocate()
     pendingSymbols.deallocate()
     createdLevels.deallocate()
+    savedValues.deallocate()
+    valueEpoch.deallocate()
   }
 
   /// Gives back what the buffers grew into beyond what they hold.
@@ -78,6 +95,8 @@ struct Journal: ManuallyAllocated {
     savedRows.trimExcessCapacity()
     savedCells.trimExcessCapacity()
     savedObjectiveCells.trimExcessCapacity()
+    savedValues.trimExcessCapacity()
+    valueEpoch.trimExcessCapacity()
   }
 
   mutating func begin() {
@@ -86,8 +105,17 @@ struct Journal: ManuallyAllocated {
     epoch &+= 1
     if epoch == 0 {
       for index in savedEpoch.indices { savedEpoch[index] = 0 }
+      for index in valueEpoch.indices { valueEpoch[index] = 0 }
       epoch = 1
     }
+  }
+
+  /// Whether `variable`'s value cache still needs saving in this transaction; marks it saved.
+  mutating func claimValue(_ variable: Int32) -> Bool {
+    valueEpoch.grow(to: Int(variable) + 1, with: 0)
+    if valueEpoch[Int(variable)] == epoch { return false }
+    valueEpoch[Int(variable)] = epoch
+    return true
   }
 
   /// Whether `row` was copied whole in this transaction.
@@ -113,6 +141,7 @@ struct Journal: ManuallyAllocated {
     pendingRows.removeAllKeepingCapacity()
     pendingSymbols.removeAllKeepingCapacity()
     createdLevels.removeAllKeepingCapacity()
+    savedValues.removeAllKeepingCapacity()
   }
 }
 
@@ -124,6 +153,28 @@ extension Solver {
     journal.substitutedRows = substitutedRows
     journal.breakpointsPassed = breakpointsPassed
     journal.degenerateLongSteps = degenerateLongSteps
+    journal.dirtyCount = dirtyVariables.count
+  }
+
+  /// Logs `variable`'s value cache the first time the transaction is about to change it, so that
+  /// a rollback leaves the values exactly as they were: evaluating a definition again can round
+  /// differently from the value cached before (a definition rewritten to an equal one keeps its
+  /// cached value).
+  @inline(__always)
+  mutating func saveValue(_ variable: Int32) {
+    guard journal.isActive else { return }
+    saveValue(
+      variable, needsEvaluation: keepsDefinitions && needsEvaluation[Int(variable)],
+      isDirty: isValueDirty[Int(variable)])
+  }
+
+  /// ``saveValue(_:)`` with the flags as they were (for a walk that has already changed them).
+  mutating func saveValue(_ variable: Int32, needsEvaluation: Bool, isDirty: Bool) {
+    guard journal.isActive, journal.claimValue(variable) else { return }
+    journal.savedValues.append(
+      Journal.SavedValue(
+        variable: variable, value: keepsDefinitions ? cachedValue[Int(variable)] : 0,
+        needsEvaluation: needsEvaluation, isDirty: isDirty))
   }
 
   /// Copies `row` into the log the first time the transaction is about to change it.
@@ -237,6 +288,16 @@ extension Solver {
       let (index, found) = levelPosition(of: priority)
       if found { levelOrder.remove(at: index) }
     }
+    // The value caches last, after the marks above: each as it was before its first change.
+    for index in stride(from: journal.savedValues.count - 1, through: 0, by: -1) {
+      let saved = journal.savedValues[index]
+      if keepsDefinitions {
+        cachedValue[Int(saved.variable)] = saved.value
+        needsEvaluation[Int(saved.variable)] = saved.needsEvaluation
+      }
+      isValueDirty[Int(saved.variable)] = saved.isDirty
+    }
+    while dirtyVariables.count > journal.dirtyCount { _ = dirtyVariables.removeLast() }
     var createdRows = ManualArray<Int32>()
     var createdSymbols = ManualArray<Int32>()
     swap(&createdRows, &journal.createdRows)

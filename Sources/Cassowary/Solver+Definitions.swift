@@ -519,10 +519,18 @@ extension Solver {
   /// evaluation (and reporting). The set of such variables is kept closed downstream.
   mutating func propagateChange(from symbol: Int32) {
     var frontier = takeScratch()
+    var marked = takeScratch()
     frontier.append(symbol)
     Self.markDownstream(
       in: tableau, rowSubject, symbolKind, symbolVariable, &frontier,
-      needs: needsEvaluation, dirty: isValueDirty, dirtyList: &dirtyVariables)
+      needs: needsEvaluation, dirty: isValueDirty, dirtyList: &dirtyVariables,
+      logging: journal.isActive, marked: &marked)
+    // In a transaction, each variable marked is logged as it was: not stale, and listed as
+    // changed or not (`~variable` for not).
+    for entry in marked {
+      saveValue(entry < 0 ? ~entry : entry, needsEvaluation: false, isDirty: entry >= 0)
+    }
+    returnScratch(marked)
     returnScratch(frontier)
   }
 
@@ -531,7 +539,8 @@ extension Solver {
   private static func markDownstream(
     in tableau: Tableau, _ rowSubject: ManualArray<Int32>, _ symbolKind: ManualArray<SymbolKind>,
     _ symbolVariable: ManualArray<Int32>, _ frontier: inout [Int32],
-    needs: ManualArray<Bool>, dirty: ManualArray<Bool>, dirtyList: inout ManualArray<Int32>
+    needs: ManualArray<Bool>, dirty: ManualArray<Bool>, dirtyList: inout ManualArray<Int32>,
+    logging: Bool, marked: inout [Int32]
   ) {
     while let current = frontier.popLast() {
       // The definitions that hold `current`.
@@ -539,6 +548,7 @@ extension Solver {
         guard let defined = definedVariable(by: row, rowSubject, symbolKind) else { return }
         let variable = symbolVariable[Int(defined)]
         guard !needs[Int(variable)] else { return }
+        if logging { marked.append(dirty[Int(variable)] ? variable : ~variable) }
         needs[Int(variable)] = true
         if !dirty[Int(variable)] {
           dirty[Int(variable)] = true

@@ -426,6 +426,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   mutating func markValueDirty(symbol: Int32, downstream: Bool = true) {
     let variable = symbolVariable[Int(symbol)]
     guard variable >= 0 else { return }
+    saveValue(variable)
     if !isValueDirty[Int(variable)] {
       isValueDirty[Int(variable)] = true
       dirtyVariables.append(variable)

@@ -251,6 +251,7 @@ func propertyCaseCount(_ standard: Int) -> Int {
   /// Seeds that once failed, kept as regression cases.
   @Test(arguments: [
     UInt64(2_852_684_018_318_765_713), 15_280_661_108_894_352_371, 10_390_830_876_988_088_537,
+    16_937_520_482_593_701_380,
   ])
   func incrementalOperationsRegressions(seed: UInt64) throws {
     try checkIncrementalOperations(seed: seed)
