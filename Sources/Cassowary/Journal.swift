@@ -14,12 +14,11 @@ struct Journal: ManuallyAllocated {
     var value: Double
   }
 
-  /// A variable's value cache as it was (see ``Solver/saveValue(_:)``).
-  struct SavedValue {
+  /// A parameter's value cache as it was before a mark reset it to 0.
+  struct SavedParameter {
     var variable: Int32
     var value: Double
     var needsEvaluation: Bool
-    var isDirty: Bool
   }
 
   struct SavedRow {
@@ -42,11 +41,16 @@ struct Journal: ManuallyAllocated {
   var pendingRows = ManualArray<Int32>()
   var pendingSymbols = ManualArray<Int32>()
   var createdLevels = ManualArray<Float>()
-  /// The value caches the transaction changed, each as it was before its first change.
-  var savedValues = ManualArray<SavedValue>()
-  private var valueEpoch = ManualArray<UInt32>()
+  /// The value caches the transaction marked, in order: a variable `v` (not negative) whose
+  /// cache was marked stale (its value is untouched: nothing is evaluated in a transaction), or
+  /// `~k` for the parameter saved at `savedParameters[k]`.
+  var valueMarks = ManualArray<Int32>()
+  var savedParameters = ManualArray<SavedParameter>()
   /// How many variables were listed as changed when the transaction began.
   var dirtyCount = 0
+  /// Whether transactions log value caches (``Solver/logsValues``); off while a rebuild,
+  /// which puts the whole solver back if it fails, re-adds every constraint.
+  var logsValues = true
   var pivotCount = 0
   var substitutedRows = 0
   var breakpointsPassed = 0
@@ -56,7 +60,7 @@ struct Journal: ManuallyAllocated {
   var bytes: Int {
     savedEpoch.bytes + savedRows.bytes + savedCells.bytes + createdRows.bytes
       + createdSymbols.bytes + pendingRows.bytes + pendingSymbols.bytes + createdLevels.bytes
-      + savedObjectiveCells.bytes + savedValues.bytes + valueEpoch.bytes
+      + savedObjectiveCells.bytes + valueMarks.bytes + savedParameters.bytes
   }
 
   func copy() -> Journal {
@@ -70,8 +74,10 @@ struct Journal: ManuallyAllocated {
     copy.pendingRows = pendingRows.copy()
     copy.pendingSymbols = pendingSymbols.copy()
     copy.createdLevels = createdLevels.copy()
-    copy.savedValues = savedValues.copy()
-    copy.valueEpoch = valueEpoch.copy()
+    // Empty between transactions (a solver is copied between operations); a copy of their
+    // capacity would be allocated by every copy, such as a rebuild's saved state.
+    copy.valueMarks = ManualArray()
+    copy.savedParameters = ManualArray()
     return copy
   }
 
@@ -85,8 +91,8 @@ struct Journal: ManuallyAllocated {
     pendingRows.deallocate()
     pendingSymbols.deallocate()
     createdLevels.deallocate()
-    savedValues.deallocate()
-    valueEpoch.deallocate()
+    valueMarks.deallocate()
+    savedParameters.deallocate()
   }
 
   /// Gives back what the buffers grew into beyond what they hold.
@@ -95,8 +101,8 @@ struct Journal: ManuallyAllocated {
     savedRows.trimExcessCapacity()
     savedCells.trimExcessCapacity()
     savedObjectiveCells.trimExcessCapacity()
-    savedValues.trimExcessCapacity()
-    valueEpoch.trimExcessCapacity()
+    valueMarks.trimExcessCapacity()
+    savedParameters.trimExcessCapacity()
   }
 
   mutating func begin() {
@@ -105,17 +111,8 @@ struct Journal: ManuallyAllocated {
     epoch &+= 1
     if epoch == 0 {
       for index in savedEpoch.indices { savedEpoch[index] = 0 }
-      for index in valueEpoch.indices { valueEpoch[index] = 0 }
       epoch = 1
     }
-  }
-
-  /// Whether `variable`'s value cache still needs saving in this transaction; marks it saved.
-  mutating func claimValue(_ variable: Int32) -> Bool {
-    valueEpoch.grow(to: Int(variable) + 1, with: 0)
-    if valueEpoch[Int(variable)] == epoch { return false }
-    valueEpoch[Int(variable)] = epoch
-    return true
   }
 
   /// Whether `row` was copied whole in this transaction.
@@ -141,7 +138,8 @@ struct Journal: ManuallyAllocated {
     pendingRows.removeAllKeepingCapacity()
     pendingSymbols.removeAllKeepingCapacity()
     createdLevels.removeAllKeepingCapacity()
-    savedValues.removeAllKeepingCapacity()
+    valueMarks.removeAllKeepingCapacity()
+    savedParameters.removeAllKeepingCapacity()
   }
 }
 
@@ -156,25 +154,29 @@ extension Solver {
     journal.dirtyCount = dirtyVariables.count
   }
 
-  /// Logs `variable`'s value cache the first time the transaction is about to change it, so that
-  /// a rollback leaves the values exactly as they were: evaluating a definition again can round
+  /// Whether a transaction is logging what it does to the value caches, so that a rollback
+  /// leaves the values exactly as they were: evaluating a definition again can round
   /// differently from the value cached before (a definition rewritten to an equal one keeps its
-  /// cached value).
+  /// cached value). Only the sparse solver's caches need it (the dense one reads values off its
+  /// rows), and not while a rebuild, which puts the whole solver back if it fails, re-adds
+  /// every constraint.
+  var logsValues: Bool { journal.isActive && journal.logsValues && keepsDefinitions }
+
+  /// Logs that `variable`'s cache, up to date until now, is being marked stale.
   @inline(__always)
-  mutating func saveValue(_ variable: Int32) {
-    guard journal.isActive else { return }
-    saveValue(
-      variable, needsEvaluation: keepsDefinitions && needsEvaluation[Int(variable)],
-      isDirty: isValueDirty[Int(variable)])
+  mutating func logStaleMark(_ variable: Int32) {
+    if logsValues { journal.valueMarks.append(variable) }
   }
 
-  /// ``saveValue(_:)`` with the flags as they were (for a walk that has already changed them).
-  mutating func saveValue(_ variable: Int32, needsEvaluation: Bool, isDirty: Bool) {
-    guard journal.isActive, journal.claimValue(variable) else { return }
-    journal.savedValues.append(
-      Journal.SavedValue(
-        variable: variable, value: keepsDefinitions ? cachedValue[Int(variable)] : 0,
-        needsEvaluation: needsEvaluation, isDirty: isDirty))
+  /// Logs `variable`'s cache before a mark resets it to a parameter's 0.
+  @inline(__always)
+  mutating func logParameterReset(_ variable: Int32) {
+    guard logsValues else { return }
+    journal.valueMarks.append(~Int32(journal.savedParameters.count))
+    journal.savedParameters.append(
+      Journal.SavedParameter(
+        variable: variable, value: cachedValue[Int(variable)],
+        needsEvaluation: needsEvaluation[Int(variable)]))
   }
 
   /// Copies `row` into the log the first time the transaction is about to change it.
@@ -288,16 +290,22 @@ extension Solver {
       let (index, found) = levelPosition(of: priority)
       if found { levelOrder.remove(at: index) }
     }
-    // The value caches last, after the marks above: each as it was before its first change.
-    for index in stride(from: journal.savedValues.count - 1, through: 0, by: -1) {
-      let saved = journal.savedValues[index]
-      if keepsDefinitions {
+    // The value caches last, after the marks above, latest first.
+    for index in stride(from: journal.valueMarks.count - 1, through: 0, by: -1) {
+      let mark = journal.valueMarks[index]
+      if mark >= 0 {
+        needsEvaluation[Int(mark)] = false
+      } else {
+        let saved = journal.savedParameters[Int(~mark)]
         cachedValue[Int(saved.variable)] = saved.value
         needsEvaluation[Int(saved.variable)] = saved.needsEvaluation
       }
-      isValueDirty[Int(saved.variable)] = saved.isDirty
     }
-    while dirtyVariables.count > journal.dirtyCount { _ = dirtyVariables.removeLast() }
+    // Each variable listed since the transaction began was listed when its flag went from
+    // clear to set.
+    while dirtyVariables.count > journal.dirtyCount {
+      isValueDirty[Int(dirtyVariables.removeLast())] = false
+    }
     var createdRows = ManualArray<Int32>()
     var createdSymbols = ManualArray<Int32>()
     swap(&createdRows, &journal.createdRows)

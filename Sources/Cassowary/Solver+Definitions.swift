@@ -524,12 +524,8 @@ extension Solver {
     Self.markDownstream(
       in: tableau, rowSubject, symbolKind, symbolVariable, &frontier,
       needs: needsEvaluation, dirty: isValueDirty, dirtyList: &dirtyVariables,
-      logging: journal.isActive, marked: &marked)
-    // In a transaction, each variable marked is logged as it was: not stale, and listed as
-    // changed or not (`~variable` for not).
-    for entry in marked {
-      saveValue(entry < 0 ? ~entry : entry, needsEvaluation: false, isDirty: entry >= 0)
-    }
+      logging: logsValues, marked: &marked)
+    for variable in marked { logStaleMark(variable) }
     returnScratch(marked)
     returnScratch(frontier)
   }
@@ -548,7 +544,7 @@ extension Solver {
         guard let defined = definedVariable(by: row, rowSubject, symbolKind) else { return }
         let variable = symbolVariable[Int(defined)]
         guard !needs[Int(variable)] else { return }
-        if logging { marked.append(dirty[Int(variable)] ? variable : ~variable) }
+        if logging { marked.append(variable) }
         needs[Int(variable)] = true
         if !dirty[Int(variable)] {
           dirty[Int(variable)] = true

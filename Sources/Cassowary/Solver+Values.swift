@@ -80,7 +80,12 @@ extension Solver {
     records.reserveCapacity(recordCount)
     do {
       beginBatch()
-      defer { closeBatch() }
+      // A failure puts the whole solver back (below): no add needs to log value caches.
+      journal.logsValues = false
+      defer {
+        journal.logsValues = true
+        closeBatch()
+      }
       for (id, constraint) in constraints { try add(id, constraint) }
       for (variable, edit) in edits {
         try addEditVariable(variable, priority: edit.priority)

@@ -426,7 +426,6 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   mutating func markValueDirty(symbol: Int32, downstream: Bool = true) {
     let variable = symbolVariable[Int(symbol)]
     guard variable >= 0 else { return }
-    saveValue(variable)
     if !isValueDirty[Int(variable)] {
       isValueDirty[Int(variable)] = true
       dirtyVariables.append(variable)
@@ -437,10 +436,12 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
       // on it would be stale: evaluating a definition that refers to it reads it as 0 without
       // clearing it, and when it next became basic, marking it would stop at that flag and
       // leave the definitions evaluated meanwhile with old values.
+      logParameterReset(variable)
       needsEvaluation[Int(variable)] = false
       cachedValue[Int(variable)] = 0
       if downstream { propagateChange(from: symbol) }
     } else if !needsEvaluation[Int(variable)] {
+      logStaleMark(variable)
       needsEvaluation[Int(variable)] = true
       if downstream { propagateChange(from: symbol) }
     }
