@@ -519,14 +519,16 @@ extension Solver {
   /// evaluation (and reporting). The set of such variables is kept closed downstream.
   mutating func propagateChange(from symbol: Int32) {
     var frontier = takeScratch()
-    var marked = takeScratch()
     frontier.append(symbol)
+    // In a transaction, each variable marked goes into the log (see `logStaleMark`), moved
+    // out of the journal for the walk.
+    var marks = ManualArray<Int32>()
+    swap(&marks, &journal.valueMarks)
     Self.markDownstream(
       in: tableau, rowSubject, symbolKind, symbolVariable, &frontier,
       needs: needsEvaluation, dirty: isValueDirty, dirtyList: &dirtyVariables,
-      logging: logsValues, marked: &marked)
-    for variable in marked { logStaleMark(variable) }
-    returnScratch(marked)
+      logging: logsValues, marked: &marks)
+    swap(&marks, &journal.valueMarks)
     returnScratch(frontier)
   }
 
@@ -536,7 +538,7 @@ extension Solver {
     in tableau: Tableau, _ rowSubject: ManualArray<Int32>, _ symbolKind: ManualArray<SymbolKind>,
     _ symbolVariable: ManualArray<Int32>, _ frontier: inout [Int32],
     needs: ManualArray<Bool>, dirty: ManualArray<Bool>, dirtyList: inout ManualArray<Int32>,
-    logging: Bool, marked: inout [Int32]
+    logging: Bool, marked: inout ManualArray<Int32>
   ) {
     while let current = frontier.popLast() {
       // The definitions that hold `current`.
