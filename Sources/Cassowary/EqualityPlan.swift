@@ -24,8 +24,6 @@
 public struct EqualityPlan: Sendable {
   /// The number of variables the plan reads and writes (ids below it).
   public let variableCount: Int
-  /// How many equalities the plan was made from.
-  public let equalityCount: Int
 
   /// The equalities in evaluation order, by their index in the input.
   var order: [Int32] = []
@@ -95,7 +93,6 @@ public struct EqualityPlan: Sendable {
     throws(EqualityPlanError)
   {
     self.variableCount = variableCount
-    self.equalityCount = equalities.count
     var isKnown = [Bool](repeating: false, count: variableCount)
     for variable in known { isKnown[Int(variable.id)] = true }
     let incidence = Incidence(equalities, variableCount: variableCount, isKnown: isKnown)
