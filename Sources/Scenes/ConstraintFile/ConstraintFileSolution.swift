@@ -29,15 +29,14 @@ public struct UnsatisfiableFileError: Error, CustomStringConvertible {
 
 extension ConstraintFile {
   /// Solves the system with `solver` (constraints in one batch, then every edit suggested) and
-  /// returns each variable's value, in order of first appearance. With `including`, only the
-  /// constraints whose statement index it accepts are added.
+  /// returns each variable's value, in order of first appearance.
   public func solve<Solver: LayoutSolver>(
-    with solver: inout Solver, file: String, including: (Int) -> Bool = { _ in true }
+    with solver: inout Solver, file: String
   ) throws -> [Double] {
     var lines: [Int] = []
     solver.beginBatch()
     defer { solver.endBatch() }
-    for (index, statement) in statements.enumerated() where including(index) {
+    for statement in statements {
       guard case .constraint(let constraint, let line) = statement else { continue }
       let id = ConstraintID(lines.count)
       lines.append(line)
