@@ -52,6 +52,13 @@ struct Stress: ParsableCommand {
       "Check the tableau's equations after every solver operation, stopping at the first "
         + "that breaks them (slow: for scenes of a few hundred views)."))
   var verifyTableau = false
+  @Option(
+    name: .customLong("heap-snapshots"),
+    help: ArgumentHelp(
+      "Under valgrind --tool=massif, write heap snapshots to DIR where the memory verdict "
+        + "samples: first-layout.massif and after-undo.massif (scripts/heap-diff compares them).",
+      valueName: "DIR"))
+  var heapSnapshots: String?
 
   mutating func run() throws {
     let configuration: StressConfiguration
@@ -74,6 +81,11 @@ struct Stress: ParsableCommand {
     }
     defer { if let traceFile { fclose(traceFile) } }
     var lastProgress = Date()
+    // Set before the scene is built, so that the note's buffer is not allocated during the run,
+    // where the memory verdict would count it, and a crash while building says so.
+    CrashNote.set(
+      "bench stress: crashed building the scene (seed \(configuration.seed))\n"
+        + "reproduce: \(configuration.commandLine(operations: 1))\n")
     let report: StressReport
     do {
       report = try runner.run(
@@ -136,6 +148,13 @@ struct Stress: ParsableCommand {
       seed: seed, operations: operations ?? (seconds == nil ? 1000 : nil), seconds: seconds,
       checkEvery: checkEvery)
     configuration.verifiesTableau = verifyTableau
+    if let heapSnapshots {
+      guard Callgrind.isRunning || AllocatorStatistics.isProfiling else {
+        throw UsageError(
+          message: "--heap-snapshots needs the run to be under valgrind --tool=massif")
+      }
+      configuration.heapSnapshotDirectory = heapSnapshots
+    }
     return configuration
   }
 }

@@ -74,6 +74,24 @@ public enum AllocatorStatistics {
     (try? read("thread.peak.read", as: UInt64.self)) ?? 0
   }
 
+  /// Whether jemalloc records where allocations were made: the process was started with
+  /// `MALLOC_CONF=prof:true` and jemalloc was built with profiling (`opt.prof`).
+  public static var isProfiling: Bool { (try? read("opt.prof", as: Bool.self)) ?? false }
+
+  /// Writes jemalloc's heap profile of the allocations live now to `path` (`prof.dump`), which
+  /// `jeprof` reads; true when it was written. Needs ``isProfiling``; set
+  /// `lg_prof_sample:0` in `MALLOC_CONF` for every allocation rather than a sample.
+  ///
+  /// - Complexity: O(allocation sites recorded).
+  @discardableResult
+  public static func writeHeapProfile(to path: String) -> Bool {
+    guard isProfiling else { return false }
+    return path.withCString { name in
+      var pointer: UnsafePointer<CChar>? = name
+      return ctl("prof.dump", nil, nil, &pointer, MemoryLayout<UnsafePointer<CChar>?>.size) == 0
+    }
+  }
+
   /// Reads one `mallctl` value of a trivial type.
   public static func read<Value: BitwiseCopyable>(
     _ name: StaticString, as type: Value.Type

@@ -22,4 +22,12 @@ public enum HeapSnapshot {
   public static func fileName(forCell key: String) -> String {
     String(key.map { $0 == "/" ? "_" : $0 }) + ".massif"
   }
+
+  /// The snapshot `bench stress --heap-snapshots` takes where the soak's memory verdict first
+  /// samples: after the scene's first layout.
+  public static let firstLayoutFileName = "first-layout.massif"
+
+  /// The snapshot `bench stress --heap-snapshots` takes where the memory verdict samples last:
+  /// after the run was undone and the scene laid out again.
+  public static let afterUndoFileName = "after-undo.massif"
 }

@@ -42,6 +42,10 @@ public struct StressConfiguration {
   /// same process at the same time (tests in parallel) turns the verdict off; the figures are
   /// still reported.
   public var judgesMemory = true
+  /// Under `valgrind --tool=massif`, the directory that gets two detailed heap snapshots, taken
+  /// where the memory verdict samples: `first-layout.massif` and `after-undo.massif` (see
+  /// ``HeapSnapshot``). Comparing them names the code that holds what did not come back.
+  public var heapSnapshotDirectory: String? = nil
 
   /// A configuration with the command line's defaults: 1,000 operations, checks every 100.
   public init(

@@ -99,7 +99,13 @@ public struct StressRunner {
       // What the scene holds, not the checks' scratch: the caches they filled go first.
       world.dropCaches()
       reference?.dropCaches()
-      if samplesMemory { report.memory.sample(after: step) }
+      if samplesMemory {
+        report.memory.sample(after: step)
+        if step == 0, let directory = c.heapSnapshotDirectory {
+          HeapSnapshot.write(to: directory + "/" + HeapSnapshot.firstLayoutFileName)
+          AllocatorStatistics.writeHeapProfile(to: directory + "/first-layout.heap")
+        }
+      }
       return true
     }
 
@@ -152,6 +158,10 @@ public struct StressRunner {
         world.dropCaches()
         reference?.dropCaches()
         report.memory.sampleAfterUndo()
+        if let directory = c.heapSnapshotDirectory {
+          HeapSnapshot.write(to: directory + "/" + HeapSnapshot.afterUndoFileName)
+          AllocatorStatistics.writeHeapProfile(to: directory + "/after-undo.heap")
+        }
         if c.judgesMemory && report.memory.returns == false {
           fail(
             "memory", step, nil,
