@@ -72,6 +72,27 @@ struct IDTable<Entry> {
     freeIDs = Heap()
   }
 
+  /// Gives back the room that ids no longer in use took: the free ids cut off the end (still in
+  /// the heap, skipped when popped) go, and the entries' storage shrinks to their count when it
+  /// is more than one growth step (an eighth) above it. A table then holds about what its ids
+  /// need, not what its busiest moment needed, and one that merely breathes (constraints
+  /// swapped for others at each solve from scratch) is not copied each time.
+  ///
+  /// - Complexity: O(ids given out).
+  mutating func compact() {
+    if freeIDs.count > 0 {
+      let end = Int32(entries.count)
+      let live = freeIDs.unordered.filter { $0 < end }
+      if live.count < freeIDs.count { freeIDs = Heap(live) }
+    }
+    if entries.capacity > entries.count + entries.count / 8 + 16 {
+      var exact: [Entry?] = []
+      exact.reserveCapacity(entries.count)
+      exact.append(contentsOf: entries)
+      entries = exact
+    }
+  }
+
   /// Gives `id` back. When the highest ids are all free, the table ends at the highest id in
   /// use, so that the ids a burst of insertions added past a build's do not stay for good
   /// (tables indexed by these ids, the solver's per-variable ones, follow).

@@ -122,13 +122,23 @@ public final class LayoutEngine {
     } else {
       try solver.solveFromScratch()
     }
+    installed.compact()
+    items.compact()
     for entry in items.entries { entry?.takeUnretainedValue().compactLists() }
     // The values past the last non-zero one read 0 whether kept or not, to the engine as to the
     // solver (whose rebuild keeps its reported values up to the same point), so they can go.
+    // The room kept is about what the next layout pass fills, one value per variable handed
+    // out: growth while views came and went does not stay (more than one growth step over it).
     var values: [Double] = []
     swap(&values, &reportedValues)
     while values.last == 0 { values.removeLast() }
-    values.shrinkToFreshCapacity()
+    let room = Swift.max(values.count, solverVariableCapacity)
+    if values.capacity > room + room / 8 + 64 {
+      var exact: [Double] = []
+      exact.reserveCapacity(room)
+      exact.append(contentsOf: values)
+      values = exact
+    }
     swap(&values, &reportedValues)
   }
 
@@ -192,6 +202,11 @@ public final class LayoutEngine {
     defer { swap(&values, &reportedValues) }
     let capacity = solverVariableCapacity
     if values.count < capacity {
+      // Grown by an eighth, as the item table is: doubled, a few views added past the first
+      // layout's would double the table for good.
+      if values.capacity < capacity {
+        values.reserveCapacity(Swift.max(capacity, values.capacity + values.capacity / 8))
+      }
       values.append(contentsOf: repeatElement(0, count: capacity - values.count))
     }
     // An item's values often change together and come one after another: it is passed once

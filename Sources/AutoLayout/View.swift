@@ -108,6 +108,13 @@ open class View: LayoutItem {
     return subviewLink!
   }
 
+  /// Lets the box ``linkForSubviews()`` made go (released after the access); the next subview
+  /// makes a new one. Only for a view without subviews, whose box no view shares.
+  func dropSubviewLink() {
+    var link: SuperviewLink? = nil
+    swap(&link, &subviewLink)
+  }
+
   /// Moves the subview list out of its property (leaving it empty, which allocates nothing),
   /// lets `change` change it, and moves it back. A change that may release a view (growing or
   /// shrinking the list) could, for all the compiler can prove, reach back into the property;
@@ -435,6 +442,9 @@ open class View: LayoutItem {
       parent.changeSubviews { _ = $0.remove(at: index) }
     }
     setSuperviewLink(nil)
+    // The last subview gone, no view shares the parent's box: it goes too, so that views that
+    // had subviews for a while do not each keep one for good.
+    if parent.storedSubviews.isEmpty { parent.dropSubviewLink() }
     // No dirty list holds the view now (its old superview's skips a view that left): flagged
     // still, it would never be listed again, and its frame would keep its values for good.
     isFrameDirty = false
