@@ -24,8 +24,6 @@
 public struct EqualityPlan: Sendable {
   /// The number of variables the plan reads and writes (ids below it).
   public let variableCount: Int
-  /// How many equalities the plan was made from.
-  public let equalityCount: Int
 
   /// The equalities in evaluation order, by their index in the input.
   var order: [Int32] = []
@@ -47,8 +45,8 @@ public struct EqualityPlan: Sendable {
   /// Each block larger than one: its LU factors (rows × rows, row-major, unit lower triangle
   /// implied), at `factorStarts[block]`.
   var factors: [Double] = []
-  /// Where each block's factors start in `factors` (-1 for a block of one), and its row
-  /// permutation in `permutations` (the same offset scaled by the block's size).
+  /// Where each block's factors start in `factors`, and its row permutation in `permutations`
+  /// (-1 for a block of one).
   var factorStarts: [Int32] = []
   var permutationStarts: [Int32] = []
   var permutations: [Int32] = []
@@ -95,7 +93,6 @@ public struct EqualityPlan: Sendable {
     throws(EqualityPlanError)
   {
     self.variableCount = variableCount
-    self.equalityCount = equalities.count
     var isKnown = [Bool](repeating: false, count: variableCount)
     for variable in known { isKnown[Int(variable.id)] = true }
     let incidence = Incidence(equalities, variableCount: variableCount, isKnown: isKnown)

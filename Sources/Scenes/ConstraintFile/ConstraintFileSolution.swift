@@ -29,14 +29,15 @@ public struct UnsatisfiableFileError: Error, CustomStringConvertible {
 
 extension ConstraintFile {
   /// Solves the system with `solver` (constraints in one batch, then every edit suggested) and
-  /// returns each variable's value, in order of first appearance.
+  /// returns each variable's value, in order of first appearance. With `including`, only the
+  /// constraints whose statement index it accepts are added.
   public func solve<Solver: LayoutSolver>(
-    with solver: inout Solver, file: String
+    with solver: inout Solver, file: String, including: (Int) -> Bool = { _ in true }
   ) throws -> [Double] {
     var lines: [Int] = []
     solver.beginBatch()
     defer { solver.endBatch() }
-    for statement in statements {
+    for (index, statement) in statements.enumerated() where including(index) {
       guard case .constraint(let constraint, let line) = statement else { continue }
       let id = ConstraintID(lines.count)
       lines.append(line)

@@ -22,6 +22,27 @@ extension ConstraintFile {
     text: String, file: String, solver strategy: SolverStrategy = .sparse,
     denseMemoryBudget: Int = DenseTableau.defaultMemoryBudget
   ) -> SolveResult {
+    solving(text: text, file: file) { system in
+      // Our two solvers concrete (specialized), any other behind the protocol.
+      if strategy == .sparse {
+        var solver = SparseSolver()
+        return try system.solve(with: &solver, file: file)
+      } else if strategy == .dense {
+        var solver = DenseSolver(memoryBudget: denseMemoryBudget)
+        return try system.solve(with: &solver, file: file)
+      } else {
+        var solver = strategy.makeSolver()
+        return try system.solve(with: &solver, file: file)
+      }
+    }
+  }
+
+  /// What `bench solve` reports for `text` (the contents of `file`) solved by `solve`: the
+  /// solution, or the error and its status (2 malformed or overflowing, 1 unsatisfiable or a
+  /// solver's failure, 3 a refusal that says nothing about the file).
+  static func solving(
+    text: String, file: String, _ solve: (ConstraintFile) throws -> [Double]
+  ) -> SolveResult {
     let system: ConstraintFile
     do throws(ConstraintFileError) {
       system = try ConstraintFile(parsing: text, file: file)
@@ -29,18 +50,7 @@ extension ConstraintFile {
       return SolveResult(output: "", error: error.description, status: 2)
     }
     do {
-      let values: [Double]
-      // Our two solvers concrete (specialized), any other behind the protocol.
-      if strategy == .sparse {
-        var solver = SparseSolver()
-        values = try system.solve(with: &solver, file: file)
-      } else if strategy == .dense {
-        var solver = DenseSolver(memoryBudget: denseMemoryBudget)
-        values = try system.solve(with: &solver, file: file)
-      } else {
-        var solver = strategy.makeSolver()
-        values = try system.solve(with: &solver, file: file)
-      }
+      let values = try solve(system)
       if let index = values.firstIndex(where: { !$0.isFinite }) {
         return SolveResult(
           output: "",
@@ -50,15 +60,21 @@ extension ConstraintFile {
       return SolveResult(output: system.solutionText(values), error: "", status: 0)
     } catch let error as UnsatisfiableFileError {
       return SolveResult(output: "", error: error.description, status: 1)
+    } catch let error as FileRefusal {
+      return SolveResult(output: "", error: error.description, status: 3)
     } catch let error as SolverError {
-      if error.isRefusal {
-        return SolveResult(output: "", error: "\(file): error: \(error)", status: 3)
-      }
-      return SolveResult(output: "", error: "\(file): error: \(error)", status: 1)
+      return SolveResult(
+        output: "", error: "\(file): error: \(error)", status: error.isRefusal ? 3 : 1)
     } catch {
       return SolveResult(output: "", error: "\(file): error: \(error)", status: 1)
     }
   }
+}
+
+/// A file a way of solving cannot take, for a reason that says nothing about whether it is
+/// satisfiable (`bench solve` status 3); `description` is the whole error line.
+struct FileRefusal: Error, CustomStringConvertible {
+  var description: String
 }
 
 extension ConstraintFile {
