@@ -74,9 +74,10 @@ struct IDTable<Entry> {
 
   /// Gives back the room that ids no longer in use took: the free ids cut off the end (still in
   /// the heap, skipped when popped) go, and the entries' storage shrinks to their count when it
-  /// is more than one growth step (an eighth) above it. A table then holds about what its ids
-  /// need, not what its busiest moment needed, and one that merely breathes (constraints
-  /// swapped for others at each solve from scratch) is not copied each time.
+  /// is more than a quarter above it. A table then holds about what its ids need, not what its
+  /// busiest moment needed. A quarter, because storage sized exactly comes back from the
+  /// allocator rounded up to its size class, by up to that much (jemalloc): with less, a table
+  /// would be copied at every solve from scratch for room it cannot give back.
   ///
   /// - Complexity: O(ids given out).
   mutating func compact() {
@@ -85,7 +86,7 @@ struct IDTable<Entry> {
       let live = freeIDs.unordered.filter { $0 < end }
       if live.count < freeIDs.count { freeIDs = Heap(live) }
     }
-    if entries.capacity > entries.count + entries.count / 8 + 16 {
+    if entries.capacity > entries.count + entries.count / 4 + 16 {
       var exact: [Entry?] = []
       exact.reserveCapacity(entries.count)
       exact.append(contentsOf: entries)
