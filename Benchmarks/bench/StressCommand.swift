@@ -55,8 +55,9 @@ struct Stress: ParsableCommand {
   @Option(
     name: .customLong("heap-snapshots"),
     help: ArgumentHelp(
-      "Under valgrind --tool=massif, write heap snapshots to DIR where the memory verdict "
-        + "samples: first-layout.massif and after-undo.massif (scripts/heap-diff compares them).",
+      "Under valgrind --tool=massif or with jemalloc profiling (MALLOC_CONF=prof:true), write "
+        + "heap snapshots to DIR where the memory verdict samples: first-layout and after-undo "
+        + "(.massif or .heap; scripts/heap-diff compares them).",
       valueName: "DIR"))
   var heapSnapshots: String?
 
@@ -151,7 +152,8 @@ struct Stress: ParsableCommand {
     if let heapSnapshots {
       guard Callgrind.isRunning || AllocatorStatistics.isProfiling else {
         throw UsageError(
-          message: "--heap-snapshots needs the run to be under valgrind --tool=massif")
+          message: "--heap-snapshots needs the run to be under valgrind --tool=massif, or "
+            + "jemalloc profiling (MALLOC_CONF=prof:true,lg_prof_sample:0)")
       }
       configuration.heapSnapshotDirectory = heapSnapshots
     }

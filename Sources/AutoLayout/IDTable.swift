@@ -74,10 +74,8 @@ struct IDTable<Entry> {
 
   /// Gives back the room that ids no longer in use took: the free ids cut off the end (still in
   /// the heap, skipped when popped) go, and the entries' storage shrinks to their count when it
-  /// is more than a quarter above it. A table then holds about what its ids need, not what its
-  /// busiest moment needed. A quarter, because storage sized exactly comes back from the
-  /// allocator rounded up to its size class, by up to that much (jemalloc): with less, a table
-  /// would be copied at every solve from scratch for room it cannot give back.
+  /// is more than a quarter above it (`Array.shrinkCapacity(toAbout:)`). A table then holds
+  /// about what its ids need, not what its busiest moment needed.
   ///
   /// - Complexity: O(ids given out).
   mutating func compact() {
@@ -86,12 +84,7 @@ struct IDTable<Entry> {
       let live = freeIDs.unordered.filter { $0 < end }
       if live.count < freeIDs.count { freeIDs = Heap(live) }
     }
-    if entries.capacity > entries.count + entries.count / 4 + 16 {
-      var exact: [Entry?] = []
-      exact.reserveCapacity(entries.count)
-      exact.append(contentsOf: entries)
-      entries = exact
-    }
+    entries.shrinkCapacity(toAbout: entries.count)
   }
 
   /// Gives `id` back. When the highest ids are all free, the table ends at the highest id in

@@ -128,18 +128,11 @@ public final class LayoutEngine {
     // The values past the last non-zero one read 0 whether kept or not, to the engine as to the
     // solver (whose rebuild keeps its reported values up to the same point), so they can go.
     // The room kept is about what the next layout pass fills, one value per variable handed
-    // out: growth while views came and went does not stay. (Over a quarter more, as
-    // `IDTable.compact()` judges: exact storage comes back rounded up by up to that much.)
+    // out: growth while views came and went does not stay.
     var values: [Double] = []
     swap(&values, &reportedValues)
     while values.last == 0 { values.removeLast() }
-    let room = Swift.max(values.count, solverVariableCapacity)
-    if values.capacity > room + room / 4 + 64 {
-      var exact: [Double] = []
-      exact.reserveCapacity(room)
-      exact.append(contentsOf: values)
-      values = exact
-    }
+    values.shrinkCapacity(toAbout: solverVariableCapacity)
     swap(&values, &reportedValues)
   }
 

@@ -171,6 +171,21 @@ extension Array {
 }
 
 extension Array {
+  /// Moves the elements into storage for `room` elements (at least their count) when the
+  /// storage holds more than a quarter over that: what a table grew to while ids came and went
+  /// goes, and storage already sized exactly, which the allocator rounds up to its size class by
+  /// up to a quarter (jemalloc), is not copied again.
+  ///
+  /// - Complexity: O(count) when it shrinks, O(1) otherwise.
+  mutating func shrinkCapacity(toAbout room: Int) {
+    let room = Swift.max(room, count)
+    guard capacity > room + room / 4 + 16 else { return }
+    var exact: [Element] = []
+    exact.reserveCapacity(room)
+    exact.append(contentsOf: self)
+    self = exact
+  }
+
   /// Appends `element` and returns its index.
   ///
   /// - Complexity: O(1), amortized.

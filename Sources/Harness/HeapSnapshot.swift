@@ -23,11 +23,19 @@ public enum HeapSnapshot {
     String(key.map { $0 == "/" ? "_" : $0 }) + ".massif"
   }
 
-  /// The snapshot `bench stress --heap-snapshots` takes where the soak's memory verdict first
-  /// samples: after the scene's first layout.
-  public static let firstLayoutFileName = "first-layout.massif"
+  /// The name (without extension) of the snapshot `bench stress --heap-snapshots` takes where the
+  /// soak's memory verdict first samples: after the scene's first layout.
+  public static let firstLayoutName = "first-layout"
 
-  /// The snapshot `bench stress --heap-snapshots` takes where the memory verdict samples last:
-  /// after the run was undone and the scene laid out again.
-  public static let afterUndoFileName = "after-undo.massif"
+  /// The name (without extension) of the snapshot `bench stress --heap-snapshots` takes where
+  /// the memory verdict samples last: after the run was undone and the scene laid out again.
+  public static let afterUndoName = "after-undo"
+
+  /// Writes the snapshots a soak takes at one of its memory samples, `directory/name` plus
+  /// `.massif` under massif (``write(to:)``) or `.heap` under jemalloc profiling
+  /// (``AllocatorStatistics/writeHeapProfile(to:)``); nothing otherwise.
+  public static func writeSoakSnapshot(_ name: String, in directory: String) {
+    write(to: directory + "/" + name + ".massif")
+    AllocatorStatistics.writeHeapProfile(to: directory + "/" + name + ".heap")
+  }
 }

@@ -42,9 +42,9 @@ public struct StressConfiguration {
   /// same process at the same time (tests in parallel) turns the verdict off; the figures are
   /// still reported.
   public var judgesMemory = true
-  /// Under `valgrind --tool=massif`, the directory that gets two detailed heap snapshots, taken
-  /// where the memory verdict samples: `first-layout.massif` and `after-undo.massif` (see
-  /// ``HeapSnapshot``). Comparing them names the code that holds what did not come back.
+  /// Under `valgrind --tool=massif` or jemalloc profiling, the directory that gets two heap
+  /// snapshots, taken where the memory verdict samples: `first-layout` and `after-undo` (see
+  /// ``HeapSnapshot/writeSoakSnapshot(_:in:)``). Comparing them names the code that holds what did not come back.
   public var heapSnapshotDirectory: String? = nil
 
   /// A configuration with the command line's defaults: 1,000 operations, checks every 100.

@@ -102,8 +102,7 @@ public struct StressRunner {
       if samplesMemory {
         report.memory.sample(after: step)
         if step == 0, let directory = c.heapSnapshotDirectory {
-          HeapSnapshot.write(to: directory + "/" + HeapSnapshot.firstLayoutFileName)
-          AllocatorStatistics.writeHeapProfile(to: directory + "/first-layout.heap")
+          HeapSnapshot.writeSoakSnapshot(HeapSnapshot.firstLayoutName, in: directory)
         }
       }
       return true
@@ -159,8 +158,7 @@ public struct StressRunner {
         reference?.dropCaches()
         report.memory.sampleAfterUndo()
         if let directory = c.heapSnapshotDirectory {
-          HeapSnapshot.write(to: directory + "/" + HeapSnapshot.afterUndoFileName)
-          AllocatorStatistics.writeHeapProfile(to: directory + "/after-undo.heap")
+          HeapSnapshot.writeSoakSnapshot(HeapSnapshot.afterUndoName, in: directory)
         }
         if c.judgesMemory && report.memory.returns == false {
           fail(
