@@ -75,8 +75,7 @@ struct CallgrindRun {
     }
 
     var rows = try ResultsFile.rows(String(contentsOfFile: childRows, encoding: .utf8))
-    // The child wrote its own context: an id that names no dump folder, and a commit it could
-    // not read ("unknown"). The rows are this run's.
+    // The child reads no context of its own (see `Run.run()`); the rows are this run's.
     for index in rows.indices {
       rows[index].runID = context.runID
       rows[index].timestamp = context.timestamp
