@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import Harness
 
+extension TimeCorroboration: ExpressibleByArgument {}
+
 /// `bench ab BASELINE CURRENT`: two builds of `bench` measured in the same window, group by
 /// group in alternating order, then compared as `bench compare` does.
 struct AB: ParsableCommand {
@@ -25,6 +27,15 @@ struct AB: ParsableCommand {
       runs --confirm-rounds more rounds on both builds, and the cells are judged on all their \
       rounds. A burst of load that lined up with one build's rounds does not line up again; a \
       real change shows in every round.
+
+      A time verdict that held must then be backed by the work (--corroborate instructions, \
+      the default): the groups of those cells run once more on both builds under valgrind's \
+      callgrind (`run --callgrind`), and a time verdict stands only where the cell's \
+      instruction count moved the same way by more than 1 %. On a shared machine one build's \
+      processes can run a group 1.3 to 1.7 times slower than the other's, in rounds seconds \
+      apart, often enough that more rounds did not tell it from a change; the instructions a \
+      cell executes do not move with it. Time changes the instructions do not back are listed \
+      in the report, not judged. --corroborate none judges time alone, for a quiet machine.
 
       Each binary runs in the package that holds it (found by walking up from its path to a \
       Package.swift), so that its rows name its own commit.
@@ -50,6 +61,12 @@ struct AB: ParsableCommand {
       judging them on all their rounds (0: judge once).
       """)
   var confirmRounds = 3
+  @Option(
+    help: """
+      What a time verdict must be backed by: instructions (the cell's instruction count under \
+      callgrind moved the same way; needs valgrind) or none (time alone).
+      """)
+  var corroborate = TimeCorroboration.instructions
   @Flag(help: "Also list the figures that changed without being judged.")
   var verbose = false
   @Flag(help: "No progress lines.")
@@ -63,6 +80,11 @@ struct AB: ParsableCommand {
     }
     for binary in [baseline, current] where !FileManager.default.isExecutableFile(atPath: binary) {
       throw ValidationError("\(binary) is not an executable file")
+    }
+    if corroborate == .instructions && CallgrindRun.executable(named: "valgrind") == nil {
+      throw ValidationError(
+        "--corroborate instructions needs valgrind, which is not on the PATH: apt-get install "
+          + "-y valgrind, or pass --corroborate none to judge time alone")
     }
   }
 
@@ -143,12 +165,15 @@ struct AB: ParsableCommand {
     // A time verdict is measured again: its groups run for as many more rounds, and every
     // cell of them is judged on all the rounds. A burst of load that happened to line up with
     // one build's rounds does not line up again; a real change shows in every round.
+    /// The index of the group that measures the cell `key`.
+    func group(of key: String, in rows: [ResultRow]) -> Int? {
+      rows.first { $0.key == key }.flatMap {
+        groupIndex["\($0.scene.rawValue)/\($0.variant)/\($0.solver.rawValue)/\($0.mode.rawValue)"]
+      }
+    }
     let judged = Set(
       comparison.findings.filter { $0.metric == "median_ns" && $0.verdict != .changed }.compactMap {
-        finding in
-        pooled[1].first { $0.key == finding.key }.flatMap {
-          groupIndex["\($0.scene.rawValue)/\($0.variant)/\($0.solver.rawValue)/\($0.mode.rawValue)"]
-        }
+        group(of: $0.key, in: pooled[1])
       })
     var confirmation = ""
     if confirmRounds > 0 && !judged.isEmpty {
@@ -159,6 +184,51 @@ struct AB: ParsableCommand {
       confirmation =
         "\nTime verdicts measured again: \(first.count) cell(s) in \(judged.count) group(s) ran "
         + "\(confirmRounds) more round(s); \(kept.count) verdict(s) held on all the rounds.\n"
+    }
+    let timeVerdicts = comparison.findings.filter {
+      $0.metric == "median_ns" && $0.verdict != .changed
+    }
+    if corroborate == .instructions && !timeVerdicts.isEmpty {
+      // The cells' groups once more on both builds, under callgrind; only the judged cells'
+      // counts are kept, so that the instructions back time verdicts and are not judged on
+      // their own (the quick matrix's instructions are not a baseline anyone measured).
+      let cells = Set(timeVerdicts.map(\.key))
+      let counted = Set(cells.compactMap { key in group(of: key, in: pooled[1]) }).sorted()
+      var counts: [[String: UInt64]] = [[:], [:]]
+      for (position, index) in counted.enumerated() {
+        for side in [0, 1] {
+          if !quiet {
+            printError(
+              "ab: counting instructions, group \(position + 1)/\(counted.count) "
+                + "(\(groups[index][1]) \(groups[index][3]) \(groups[index][5])), "
+                + "\(sides[side].0), \(Int(Date().timeIntervalSince(start))) s")
+          }
+          let path = "\(scratch)/\(sides[side].0)-instructions-\(index).csv"
+          let arguments =
+            ["run"] + groups[index] + Self.cellArguments(configuration)
+            + ["--callgrind", "--output", path, "--quiet"]
+          try runChild(sides[side].1, arguments, log: path + ".log")
+          for row in try load(path) where cells.contains(row.key) {
+            counts[side][row.key] = row.instructions
+          }
+        }
+      }
+      for side in [0, 1] {
+        for index in pooled[side].indices {
+          if let count = counts[side][pooled[side][index].key] {
+            pooled[side][index].instructions = count
+          }
+        }
+      }
+      comparison = Comparison(
+        baseline: pooled[0], current: pooled[1], timeThreshold: timeThreshold,
+        significance: significance, strictness: .allButOneRound)
+      comparison.requireInstructionEvidence(
+        counted: Set(counts[0].keys).intersection(counts[1].keys))
+      let backed = timeVerdicts.count - comparison.timeWithoutInstructions.count
+      confirmation +=
+        "\nTime verdicts backed by instruction counts (callgrind, \(counted.count) group(s) on "
+        + "both builds): \(backed) of \(timeVerdicts.count).\n"
     }
     try writeAtomically(ResultsFile.text(pooled[0]), to: directory + "/baseline.csv")
     try writeAtomically(ResultsFile.text(pooled[1]), to: directory + "/current.csv")

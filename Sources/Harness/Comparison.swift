@@ -56,6 +56,9 @@ public struct Comparison {
   public var noisy: [String] = []
   /// Whether times were judged at all (a finite time threshold).
   public var timeGated = true
+  /// Time verdicts set aside because the cell's instruction count did not move the same way
+  /// (``requireInstructionEvidence(counted:)``), as they were judged.
+  public var timeWithoutInstructions: [Finding] = []
 
   /// What makes the files unfit to compare: a cell listed twice, a measured row without a
   /// figure the gate judges.
@@ -268,6 +271,18 @@ public struct Comparison {
           "| \(finding.key) | \(finding.metric) | \(finding.baseline) | \(finding.current) | "
             + "\(finding.verdict.rawValue) |")
       }
+    }
+    if !timeWithoutInstructions.isEmpty {
+      lines += [
+        "",
+        "Time moved but the instructions did not (callgrind, within the count tolerance), "
+          + "so these are not verdicts: "
+          + timeWithoutInstructions.map {
+            "\($0.key) (\($0.verdict == .regression ? "slower" : "faster"), \($0.baseline) ns → "
+              + "\($0.current))"
+          }
+          .joined(separator: ", "),
+      ]
     }
     // The cells the gate could not hold to a 1.5x change are named, so that a reader knows
     // which times went unguarded in this run.

@@ -158,4 +158,41 @@ struct TimeGateTests {
     #expect(Comparison(baseline: [quiet], current: [quiet]).noisy.isEmpty)
     #expect(!Comparison(baseline: [quiet], current: [quiet]).markdown.contains("Too noisy"))
   }
+
+  @Test func aTimeVerdictStandsOnlyWhereTheInstructionsMovedTheSameWay() {
+    var before = ResultsFileTests().sample()
+    before.samples = [round(1000), round(1000), round(1000)]
+    before.instructions = 1_000_000
+    var after = before
+    after.samples = [round(1500), round(1500), round(1500)]
+    // The same work, slower: time alone, not a verdict.
+    var sameWork = Comparison(baseline: [before], current: [after])
+    #expect(sameWork.outcome() == .regression)
+    sameWork.requireInstructionEvidence(counted: [before.key])
+    #expect(sameWork.outcome() == .unchanged)
+    #expect(sameWork.timeWithoutInstructions.map(\.key) == [before.key])
+    #expect(sameWork.markdown.contains("Time moved but the instructions did not"))
+    // 5 % more instructions: the time verdict stands, beside the instructions'.
+    var moreWork = after
+    moreWork.instructions = 1_050_000
+    var backed = Comparison(baseline: [before], current: [moreWork])
+    backed.requireInstructionEvidence(counted: [before.key])
+    #expect(backed.outcome() == .regression && backed.timeWithoutInstructions.isEmpty)
+    #expect(backed.findings.contains { $0.metric == "median_ns" && $0.regression })
+    // Fewer instructions do not back a slower time.
+    var lessWork = after
+    lessWork.instructions = 900_000
+    var against = Comparison(baseline: [before], current: [lessWork])
+    against.requireInstructionEvidence(counted: [before.key])
+    #expect(!against.findings.contains { $0.metric == "median_ns" && $0.verdict != .changed })
+    #expect(against.timeWithoutInstructions.count == 1)
+    // A time verdict with no count to back it cannot be judged either way.
+    var uncounted = Comparison(baseline: [before], current: [after])
+    uncounted.requireInstructionEvidence(counted: [])
+    guard case .unusable(let problems) = uncounted.outcome() else {
+      Issue.record("expected an unusable comparison")
+      return
+    }
+    #expect(problems.contains { $0.contains("no instruction count") })
+  }
 }

@@ -1,0 +1,40 @@
+/// What a time verdict of `bench ab` must be backed by before it stands.
+public enum TimeCorroboration: String, CaseIterable, Sendable {
+  /// Time alone: the verdicts of ``TimeTest`` stand as they are. For a quiet machine.
+  case none
+  /// The cell's instruction count under callgrind must have moved the same way, beyond the
+  /// count tolerance. On a shared machine a whole process, or every process of one build over
+  /// minutes, can run 1.3 to 1.7 times slower than the other build's beside it, which no number
+  /// of rounds told apart from a change; the work a cell does is not moved by that.
+  case instructions
+}
+
+extension Comparison {
+  /// Keeps each time verdict (a `median_ns` regression or improvement) only where the same cell
+  /// has an `instructions` verdict the same way (grown or shrunk beyond the count tolerance);
+  /// the others become `changed` and are listed in ``timeWithoutInstructions``. A time verdict
+  /// whose cell has no instruction count in one of the runs cannot be backed, and makes the
+  /// comparison unusable (``inputProblems``).
+  ///
+  /// - Complexity: O(findings).
+  public mutating func requireInstructionEvidence(counted: Set<String>) {
+    var moved: [String: Verdict] = [:]
+    for finding in findings where finding.metric == "instructions" && finding.verdict != .changed {
+      moved[finding.key] = finding.verdict
+    }
+    for index in findings.indices
+    where findings[index].metric == "median_ns" && findings[index].verdict != .changed {
+      let finding = findings[index]
+      guard counted.contains(finding.key) else {
+        inputProblems.append(
+          "\(finding.key): its time was judged \(finding.verdict.rawValue) but it has no "
+            + "instruction count in both runs to back it")
+        continue
+      }
+      if moved[finding.key] != finding.verdict {
+        timeWithoutInstructions.append(finding)
+        findings[index].verdict = .changed
+      }
+    }
+  }
+}
