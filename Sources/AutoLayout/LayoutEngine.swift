@@ -51,6 +51,9 @@ public final class LayoutEngine {
   /// Room for the constraints a stack view wants while it updates its arrangement, lent to one
   /// stack view at a time, so that an update allocates nothing once it has grown.
   var arrangementScratch: [StackView.Wanted] = []
+  /// Room for a constraint's terms while it is lowered (``lower(_:)``), which copies them out
+  /// at their count.
+  var loweringScratch: [Term] = []
 
   /// What the engine has done so far.
   public var statistics: LayoutStatistics { counters }
@@ -395,10 +398,22 @@ public final class LayoutEngine {
   /// Auto Layout measures locations from the common ancestor's bounds origin, which matters only
   /// when a multiplier other than 1 scales a location: then the ancestor's origin enters too.
   func lower(_ constraint: LayoutConstraint) -> LinearExpression {
+    // The solver keeps an installed constraint's terms: gathered in the engine's room and
+    // copied out at their count, 2 or 3 terms take 64 or 80 bytes, where an array reserved for
+    // the most a constraint can have took 128.
     var terms: [Term] = []
+    swap(&terms, &loweringScratch)
+    defer {
+      terms.removeAll(keepingCapacity: true)
+      swap(&terms, &loweringScratch)
+    }
     terms.reserveCapacity(6)
     appendLoweredTerms(constraint, to: &terms)
-    return LinearExpression(terms, constant: loweredConstant(constraint))
+    // A copy at the count (`Array(terms[...])` would take the scratch's buffer itself).
+    let exact = [Term](unsafeUninitializedCapacity: terms.count) { buffer, count in
+      count = buffer.initialize(fromContentsOf: terms)
+    }
+    return LinearExpression(exact, constant: loweredConstant(constraint))
   }
 
   /// The terms part of ``lower(_:)``, appended to `terms`.

@@ -274,10 +274,12 @@ extension SparseTableau {
 
     mutating func reserve(symbols: Int) {
       guard columns.count < symbols else { return }
-      let grown = max(symbols, columns.count * 2)
-      columns.grow(to: grown, with: .empty)
-      position.grow(to: grown, with: -1)
-      indexedSlots.grow(to: grown * ordinalStride, with: -1)
+      // To the count asked for: the memory still doubles (``ManualArray/grow(to:with:)``), and
+      // a count doubled with it was never trimmed, so after a build up to half of these
+      // tables stood for symbols that did not exist.
+      columns.grow(to: symbols, with: .empty)
+      position.grow(to: symbols, with: -1)
+      indexedSlots.grow(to: symbols * ordinalStride, with: -1)
     }
 
     mutating func makeRow() -> Int32 {
