@@ -162,15 +162,15 @@ struct AB: ParsableCommand {
     }
     try measure(Array(groups.indices), rounds: rounds, label: "")
     var (comparison, pooled) = compare()
-    // A time verdict is measured again: its groups run for as many more rounds, and every
-    // cell of them is judged on all the rounds. A burst of load that happened to line up with
-    // one build's rounds does not line up again; a real change shows in every round.
     /// The index of the group that measures the cell `key`.
     func group(of key: String, in rows: [ResultRow]) -> Int? {
       rows.first { $0.key == key }.flatMap {
         groupIndex["\($0.scene.rawValue)/\($0.variant)/\($0.solver.rawValue)/\($0.mode.rawValue)"]
       }
     }
+    // A time verdict is measured again: its groups run for as many more rounds, and every
+    // cell of them is judged on all the rounds. A burst of load that happened to line up with
+    // one build's rounds does not line up again; a real change shows in every round.
     let judged = Set(
       comparison.findings.filter { $0.metric == "median_ns" && $0.verdict != .changed }.compactMap {
         group(of: $0.key, in: pooled[1])
