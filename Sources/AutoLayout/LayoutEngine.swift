@@ -51,9 +51,6 @@ public final class LayoutEngine {
   /// Room for the constraints a stack view wants while it updates its arrangement, lent to one
   /// stack view at a time, so that an update allocates nothing once it has grown.
   var arrangementScratch: [StackView.Wanted] = []
-  /// Room for a constraint's terms while it is lowered (``lower(_:)``), which copies them out
-  /// at their count.
-  var loweringScratch: [Term] = []
 
   /// What the engine has done so far.
   public var statistics: LayoutStatistics { counters }
@@ -398,26 +395,26 @@ public final class LayoutEngine {
   /// Auto Layout measures locations from the common ancestor's bounds origin, which matters only
   /// when a multiplier other than 1 scales a location: then the ancestor's origin enters too.
   func lower(_ constraint: LayoutConstraint) -> LinearExpression {
-    // The solver keeps an installed constraint's terms: gathered in the engine's room and
-    // copied out at their count, 2 or 3 terms take 64 or 80 bytes, where an array reserved for
-    // the most a constraint can have took 128.
-    var terms: [Term] = []
-    swap(&terms, &loweringScratch)
-    defer {
-      terms.removeAll(keepingCapacity: true)
-      swap(&terms, &loweringScratch)
+    // The solver keeps an installed constraint's terms: written in room on the stack and
+    // copied into an array of their count, 2 or 3 terms take 64 or 80 bytes, where an array
+    // reserved for the most a constraint can have took 128.
+    let terms = withUnsafeTemporaryAllocation(of: Term.self, capacity: 6) { room in
+      var writer = TermWriter(room: room)
+      appendLoweredTerms(constraint, to: &writer)
+      // (Appended into reserved room: `Array(unsafeUninitializedCapacity:)` was not
+      // specialized here, and looked up the array's type at every call.)
+      var terms: [Term] = []
+      terms.reserveCapacity(writer.count)
+      for index in 0..<writer.count { terms.append(room[index]) }
+      return terms
     }
-    terms.reserveCapacity(6)
-    appendLoweredTerms(constraint, to: &terms)
-    // A copy at the count (`Array(terms[...])` would take the scratch's buffer itself).
-    let exact = [Term](unsafeUninitializedCapacity: terms.count) { buffer, count in
-      count = buffer.initialize(fromContentsOf: terms)
-    }
-    return LinearExpression(exact, constant: loweredConstant(constraint))
+    return LinearExpression(terms, constant: loweredConstant(constraint))
   }
 
   /// The terms part of ``lower(_:)``, appended to `terms`.
-  private func appendLoweredTerms(_ constraint: LayoutConstraint, to terms: inout [Term]) {
+  private func appendLoweredTerms(
+    _ constraint: LayoutConstraint, to terms: inout some TermSink
+  ) {
     guard let first = constraint.firstItem else { preconditionFailure("first item is gone") }
     appendTerms(first, constraint.firstAttribute, 1, &terms)
     if let second = constraint.secondItem {
@@ -453,7 +450,7 @@ public final class LayoutEngine {
   }
 
   private func appendTerms(
-    _ item: LayoutItem, _ attribute: LayoutAttribute, _ k: Double, _ terms: inout [Term]
+    _ item: LayoutItem, _ attribute: LayoutAttribute, _ k: Double, _ terms: inout some TermSink
   ) {
     let (target, plain) = item.resolve(attribute)
     let base = block(for: target)
@@ -484,6 +481,28 @@ public final class LayoutEngine {
       terms.append(Term(height, k / 2))
     default: preconditionFailure("\(plain) does not resolve to an edge")
     }
+  }
+}
+
+/// Where lowering writes a constraint's terms, one at a time.
+protocol TermSink {
+  mutating func append(_ term: Term)
+}
+
+extension Array: TermSink where Element == Term {}
+
+/// Terms written into room the caller lends, up to its capacity (a constraint lowers to at most
+/// five terms).
+private struct TermWriter: TermSink {
+  let room: UnsafeMutableBufferPointer<Term>
+  private(set) var count = 0
+
+  init(room: UnsafeMutableBufferPointer<Term>) { self.room = room }
+
+  mutating func append(_ term: Term) {
+    precondition(count < room.count, "a constraint lowered to more terms than there is room for")
+    room.initializeElement(at: count, to: term)
+    count += 1
   }
 }
 
