@@ -396,13 +396,13 @@ public final class LayoutEngine {
   /// when a multiplier other than 1 scales a location: then the ancestor's origin enters too.
   func lower(_ constraint: LayoutConstraint) -> LinearExpression {
     // The solver keeps an installed constraint's terms: written in room on the stack and
-    // copied into an array of their count, 2 or 3 terms take 64 or 80 bytes, where an array
-    // reserved for the most a constraint can have took 128.
+    // copied into an array of their count, 2 or 3 terms take 64 or 80 bytes, not the 128 of an
+    // array reserved for the most a constraint can have.
     let terms = withUnsafeTemporaryAllocation(of: Term.self, capacity: 6) { room in
       var writer = TermWriter(room: room)
       appendLoweredTerms(constraint, to: &writer)
-      // (Appended into reserved room: `Array(unsafeUninitializedCapacity:)` was not
-      // specialized here, and looked up the array's type at every call.)
+      // Appended, not `Array(unsafeUninitializedCapacity:)`, which is not specialized here and
+      // looks the array's type up at every call.
       var terms: [Term] = []
       terms.reserveCapacity(writer.count)
       for index in 0..<writer.count { terms.append(room[index]) }

@@ -274,9 +274,8 @@ extension SparseTableau {
 
     mutating func reserve(symbols: Int) {
       guard columns.count < symbols else { return }
-      // To the count asked for: the memory still doubles (``ManualArray/grow(to:with:)``), and
-      // a count doubled with it was never trimmed, so after a build up to half of these
-      // tables stood for symbols that did not exist.
+      // To the count asked for (the memory still doubles, ``ManualArray/grow(to:with:)``): a
+      // count beyond the symbols there are would keep a trim from giving that memory back.
       columns.grow(to: symbols, with: .empty)
       position.grow(to: symbols, with: -1)
       indexedSlots.grow(to: symbols * ordinalStride, with: -1)

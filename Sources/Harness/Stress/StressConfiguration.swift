@@ -44,7 +44,8 @@ public struct StressConfiguration {
   public var judgesMemory = true
   /// Under `valgrind --tool=massif` or jemalloc profiling, the directory that gets two heap
   /// snapshots, taken where the memory verdict samples: `first-layout` and `after-undo` (see
-  /// ``HeapSnapshot/writeSoakSnapshot(_:in:)``). Comparing them names the code that holds what did not come back.
+  /// ``HeapSnapshot/writeSoakSnapshot(_:in:)``). Comparing them names the code that holds what
+  /// did not come back.
   public var heapSnapshotDirectory: String? = nil
 
   /// A configuration with the command line's defaults: 1,000 operations, checks every 100.
