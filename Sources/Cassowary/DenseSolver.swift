@@ -14,6 +14,11 @@ public struct DenseSolver: LayoutSolver {
   public mutating func add(_ id: ConstraintID, _ constraint: Constraint) throws(SolverError) {
     try core.add(id, constraint)
   }
+  public mutating func add(
+    contentsOf constraints: [(ConstraintID, Constraint)]
+  ) throws(SolverError) {
+    try core.add(contentsOf: constraints)
+  }
   public mutating func remove(_ id: ConstraintID) throws(SolverError) { try core.remove(id) }
   public func contains(_ id: ConstraintID) -> Bool { core.contains(id) }
   public func constraint(_ id: ConstraintID) -> Constraint? { core.constraint(id) }

@@ -49,7 +49,14 @@ extension EqualityPlan {
     /// equality takes its first unknown not yet taken; in a layout written in dependency
     /// order that is nearly all of them), then a breadth-first search for an augmenting path
     /// from each equality left over.
-    func maximumMatching() -> Matching {
+    ///
+    /// The unknowns `avoided` marks are left free where the structure allows: the greedy pass
+    /// skips them, and a search may end at one only after searches that may not have failed
+    /// for every equality left over. (Matching a variable that another constraint pins to its
+    /// equality would make that constraint reach through the equality's definition: a label's
+    /// height defined by the row above it puts the whole column above into the label's
+    /// intrinsic-height constraint.)
+    func maximumMatching(avoiding avoided: [Bool]) -> Matching {
       var matching = Matching(
         subject: [Int32](repeating: -1, count: equalityCount),
         owner: [Int32](repeating: -1, count: isKnown.count))
@@ -58,7 +65,7 @@ extension EqualityPlan {
         var taken = false
         for index in terms(of: e) {
           let v = Int(variables[index])
-          if !isKnown[v] && matching.owner[v] < 0 {
+          if !isKnown[v] && !avoided[v] && matching.owner[v] < 0 {
             matching.owner[v] = Int32(e)
             matching.subject[e] = Int32(v)
             taken = true
@@ -73,36 +80,50 @@ extension EqualityPlan {
       var reachedIn = [Int32](repeating: -1, count: isKnown.count)
       var reachedFrom = [Int32](repeating: -1, count: isKnown.count)
       var frontier: [Int32] = [], next: [Int32] = []
-      for (search, root) in leftOver.enumerated() {
-        frontier.removeAll(keepingCapacity: true)
-        frontier.append(Int32(root))
-        var free: Int32 = -1
-        search: while !frontier.isEmpty {
-          next.removeAll(keepingCapacity: true)
-          for e in frontier {
-            for index in terms(of: Int(e)) {
-              let v = Int(variables[index])
-              guard !isKnown[v], reachedIn[v] != Int32(search) else { continue }
-              reachedIn[v] = Int32(search)
-              reachedFrom[v] = e
-              if matching.owner[v] < 0 {
-                free = Int32(v)
-                break search
+      var epoch: Int32 = 0
+      var stillLeft: [Int] = []
+      for allowAvoided in [false, true] {
+        stillLeft.removeAll()
+        for root in leftOver {
+          epoch += 1
+          frontier.removeAll(keepingCapacity: true)
+          frontier.append(Int32(root))
+          var free: Int32 = -1
+          search: while !frontier.isEmpty {
+            next.removeAll(keepingCapacity: true)
+            for e in frontier {
+              for index in terms(of: Int(e)) {
+                let v = Int(variables[index])
+                guard !isKnown[v], reachedIn[v] != epoch else { continue }
+                if matching.owner[v] < 0 {
+                  guard allowAvoided || !avoided[v] else { continue }
+                  reachedIn[v] = epoch
+                  reachedFrom[v] = e
+                  free = Int32(v)
+                  break search
+                }
+                reachedIn[v] = epoch
+                reachedFrom[v] = e
+                next.append(matching.owner[v])
               }
-              next.append(matching.owner[v])
             }
+            swap(&frontier, &next)
           }
-          swap(&frontier, &next)
+          if free < 0 {
+            stillLeft.append(root)
+            continue
+          }
+          // Flip the path from the free variable back to the root.
+          var v = free
+          while v >= 0 {
+            let e = reachedFrom[Int(v)]
+            let previous = matching.subject[Int(e)]
+            matching.owner[Int(v)] = e
+            matching.subject[Int(e)] = v
+            v = e == Int32(root) ? -1 : previous
+          }
         }
-        // Flip the path from the free variable back to the root.
-        var v = free
-        while v >= 0 {
-          let e = reachedFrom[Int(v)]
-          let previous = matching.subject[Int(e)]
-          matching.owner[Int(v)] = e
-          matching.subject[Int(e)] = v
-          v = e == Int32(root) ? -1 : previous
-        }
+        leftOver = stillLeft
       }
       return matching
     }

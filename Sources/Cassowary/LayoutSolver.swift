@@ -5,6 +5,11 @@
 public protocol LayoutSolver {
   /// Adds `constraint` under `id`.
   mutating func add(_ id: ConstraintID, _ constraint: Constraint) throws(SolverError)
+  /// Adds `constraints` as adding them one by one in order would, throwing what that would
+  /// throw for the first one refused (those before it stay added, the rest are not); a solver
+  /// may choose the order of its work, so that a layout's first build costs less than its
+  /// constraints one at a time.
+  mutating func add(contentsOf constraints: [(ConstraintID, Constraint)]) throws(SolverError)
   /// Removes the constraint `id`.
   mutating func remove(_ id: ConstraintID) throws(SolverError)
   /// Whether the constraint `id` is in the solver.
@@ -68,6 +73,12 @@ extension LayoutSolver {
     return try body(&self)
   }
 
+  /// Adds the constraints one by one.
+  public mutating func add(
+    contentsOf constraints: [(ConstraintID, Constraint)]
+  ) throws(SolverError) {
+    for (id, constraint) in constraints { try add(id, constraint) }
+  }
 }
 
 /// The size of a solver's tableau.

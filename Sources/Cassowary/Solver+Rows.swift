@@ -8,14 +8,30 @@ extension Solver {
   /// definition of one of its variables that an optional constraint defines
   /// (``redefine(_:softPair:by:)``): `pending` is then what the caller completes after its
   /// commit; nil means that failed, and the caller rolls back and adds the row again without.
+  ///
+  /// With a `subject` (a variable id), a row that mentions that variable while nothing defines it
+  /// becomes its definition, as written (cycles resolved), whatever other variable it mentions:
+  /// a build that matched each equality to the variable it determines
+  /// (``add(contentsOf:)``) says which.
   mutating func addRow(
-    for constraint: Constraint, owner: Int32, redefining: Bool = true
+    for constraint: Constraint, owner: Int32, redefining: Bool = true, subject hint: Int32 = -1
   ) throws(SolverError) -> (tag: Tag, pending: PendingSubject?)? {
     let (row, tag) = makeRow(for: constraint, owner: owner)
     var asWritten = RowRole.none
     /// A required inequality that may still take a definition over if it would need phase one:
     /// its row as written is made again then, rather than copied up front for every one.
     var mayTakeOver = false
+    if keepsDefinitions && hint >= 0 {
+      let symbol = variableSymbol[Int(hint)]
+      if symbol >= 0 && basicRow[Int(symbol)] < 0 {
+        resolveCycles(in: row, subject: symbol)
+        if abs(tableau.coefficient(of: symbol, in: row)) > pivotTolerance {
+          solve(row, for: symbol)
+          install(row, subject: symbol)
+          return (tag, nil)
+        }
+      }
+    }
     if keepsDefinitions {
       // A new variable (or one nothing defines yet) becomes this row's subject, and the row its
       // definition, as written. When every variable of a required row is already defined:

@@ -86,7 +86,7 @@ extension Solver {
         journal.logsValues = true
         closeBatch()
       }
-      for (id, constraint) in constraints { try add(id, constraint) }
+      try add(contentsOf: constraints)
       for (variable, edit) in edits {
         try addEditVariable(variable, priority: edit.priority)
         try suggestValue(variable, edit.value)

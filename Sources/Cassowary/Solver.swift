@@ -120,6 +120,14 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   }
 
   public mutating func add(_ id: ConstraintID, _ constraint: Constraint) throws(SolverError) {
+    try add(id, constraint, subject: -1)
+  }
+
+  /// ``add(_:_:)``, making the row the definition of the variable `subject` (an id, or -1 for
+  /// the usual choice) where it can be: see ``addRow(for:owner:redefining:subject:)``.
+  mutating func add(
+    _ id: ConstraintID, _ constraint: Constraint, subject hint: Int32
+  ) throws(SolverError) {
     prepareToChange()
     try validate(constraint)
     if contains(id) { throw .duplicateConstraint(id, self.constraint(id)!) }
@@ -130,7 +138,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     let tag: Tag
     let pending: PendingSubject?
     do {
-      if let added = try addRow(for: constraint, owner: id.rawValue) {
+      if let added = try addRow(for: constraint, owner: id.rawValue, subject: hint) {
         (tag, pending) = added
       } else {
         rollback()

@@ -64,7 +64,7 @@ public struct SolverSystem: Sendable {
     try solver.addEditVariable(rootHeight, priority: 999)
     try solver.suggestValue(rootWidth, width)
     try solver.suggestValue(rootHeight, height)
-    for (id, constraint) in constraints { try solver.add(id, constraint) }
+    try solver.add(contentsOf: constraints)
   }
 
   struct Builder {

@@ -35,23 +35,24 @@ extension ConstraintFile {
     with solver: inout Solver, file: String, including: (Int) -> Bool = { _ in true }
   ) throws -> [Double] {
     var lines: [Int] = []
-    solver.beginBatch()
-    defer { solver.endBatch() }
+    var constraints: [(ConstraintID, Constraint)] = []
     for (index, statement) in statements.enumerated() where including(index) {
       guard case .constraint(let constraint, let line) = statement else { continue }
-      let id = ConstraintID(lines.count)
+      constraints.append((ConstraintID(lines.count), constraint))
       lines.append(line)
-      do throws(SolverError) {
-        try solver.add(id, constraint)
-      } catch {
-        if case .unsatisfiable(_, _, let conflicts) = error {
-          throw UnsatisfiableFileError(
-            file: file, line: line,
-            conflictingLines: conflicts.keys.sorted().map { lines[Int($0.rawValue)] },
-            isFalseOnItsOwn: Self.isFalseOnItsOwn(constraint))
-        }
-        throw error
+    }
+    solver.beginBatch()
+    defer { solver.endBatch() }
+    do throws(SolverError) {
+      try solver.add(contentsOf: constraints)
+    } catch {
+      if case .unsatisfiable(let id, let constraint, let conflicts) = error {
+        throw UnsatisfiableFileError(
+          file: file, line: lines[Int(id.rawValue)],
+          conflictingLines: conflicts.keys.sorted().map { lines[Int($0.rawValue)] },
+          isFalseOnItsOwn: Self.isFalseOnItsOwn(constraint))
       }
+      throw error
     }
     for statement in statements {
       guard case .edit(let name, let value, let priority, _) = statement, let variable = index[name]

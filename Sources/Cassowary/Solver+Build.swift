@@ -1,0 +1,102 @@
+extension Solver {
+  // MARK: - Building from many constraints at once
+
+  /// The fewest constraints for which ``add(contentsOf:)`` plans its rows' subjects; fewer are
+  /// added one by one as they come.
+  static var plannedBuildMinimum: Int { 64 }
+
+  /// Adds `constraints` as adding them one by one in order would, and leaves the solver in an
+  /// equivalent state (the same constraints, the same optimum), choosing each required
+  /// equality's subject from the whole batch.
+  ///
+  /// One by one, a row's subject is the first variable it mentions that nothing defines yet,
+  /// which is blind to what comes after: an equality that closes a chain (a stack's last item
+  /// ending at the stack's edge, a row of equal spacers) finds every variable defined already,
+  /// by the rows before it and by the items' own size constraints, and is expanded through
+  /// the chain. Given at least ``plannedBuildMinimum`` constraints, and at least as many as the
+  /// solver holds, the sparse solver first matches each required equality of the batch to a
+  /// variable it determines (``EqualityPlan/matchedSubjects(of:variableCount:known:avoiding:)``),
+  /// among the variables the tableau does not mention yet, leaving free where it can those that
+  /// inequalities and optional constraints mention; it then adds the constraints in the order
+  /// given, each equality as the definition of its variable while nothing defines that yet. The
+  /// closing equality defines the item's width, and the size constraints that come later find
+  /// it defined, one level deep. The optimum is the same; where several are equally good, the
+  /// solver may settle on another of them.
+  ///
+  /// - Throws: what ``add(_:_:)`` throws for the first constraint it refuses, naming it; the
+  ///   constraints before it are added and the rest are not, as one by one. (A refusal puts the
+  ///   solver back as it was before the call and adds the constraints again one by one, so that
+  ///   the refusal and its conflicts are exactly those of the one-by-one path.)
+  /// - Complexity: the matching is O(*t*) for *t* terms of the required equalities, plus its
+  ///   augmenting-path searches; the adds cost what they cost one by one, less the expansions
+  ///   the subjects avoid.
+  public mutating func add(contentsOf constraints: [(ConstraintID, Constraint)]) throws(SolverError)
+  {
+    prepareToChange()
+    applyRemovals()
+    guard keepsDefinitions, constraints.count >= max(Self.plannedBuildMinimum, constraintCount),
+      let subjects = plannedSubjects(of: constraints)
+    else {
+      for (id, constraint) in constraints { try add(id, constraint) }
+      return
+    }
+    let saved = self
+    do {
+      beginBatch()
+      defer { endBatch() }
+      for (index, (id, constraint)) in constraints.enumerated() {
+        try add(id, constraint, subject: subjects[index])
+      }
+    } catch {
+      // The same constraint is refused one by one (whether a prefix of the batch can hold is
+      // a property of the constraints), but the conflicts named depend on which rows the
+      // tableau combines: start again one by one, for exactly the one-by-one refusal.
+      self = saved
+      for (id, constraint) in constraints { try add(id, constraint) }
+    }
+  }
+
+  /// The variable each of `constraints` should define, by index (-1 for the usual choice). Nil
+  /// when the constraints must be added one by one to be refused where they should (an invalid
+  /// one, an id used twice).
+  private func plannedSubjects(of constraints: [(ConstraintID, Constraint)]) -> [Int32]? {
+    var variableCount = 0
+    var equalities: [LinearExpression] = []
+    var equalityIndices: [Int] = []
+    let largestID = constraints.lazy.map(\.0.rawValue).max() ?? 0
+    var seen = [Bool](repeating: false, count: Int(largestID) + 1)
+    for (index, (id, constraint)) in constraints.enumerated() {
+      guard id.rawValue >= 0, !seen[Int(id.rawValue)], (try? validate(constraint)) != nil else {
+        return nil
+      }
+      seen[Int(id.rawValue)] = true
+      for term in constraint.expression.terms {
+        variableCount = max(variableCount, Int(term.variable.id) + 1)
+      }
+      if constraint.relation == .equal && constraint.priority.isRequired {
+        equalities.append(constraint.expression)
+        equalityIndices.append(index)
+      }
+    }
+    var avoided = [Bool](repeating: false, count: variableCount)
+    var known = [Bool](repeating: false, count: variableCount)
+    for id in 0..<min(variableCount, variableSymbol.count) {
+      // The plan matches only variables new to the tableau: defining one that its rows
+      // mention already would mark and may expand every definition downstream of it, and
+      // one it defines cannot be defined again.
+      let symbol = variableSymbol[id]
+      if symbol >= 0 && (basicRow[Int(symbol)] >= 0 || tableau.rowCount(containing: symbol) > 0) {
+        known[id] = true
+      }
+    }
+    for (_, constraint) in constraints
+    where constraint.relation != .equal || !constraint.priority.isRequired {
+      for term in constraint.expression.terms { avoided[Int(term.variable.id)] = true }
+    }
+    let matched = EqualityPlan.matchedSubjects(
+      of: equalities, variableCount: variableCount, known: known, avoiding: avoided)
+    var subjects = [Int32](repeating: -1, count: constraints.count)
+    for (equality, index) in equalityIndices.enumerated() { subjects[index] = matched[equality] }
+    return subjects
+  }
+}

@@ -1,0 +1,43 @@
+import AutoLayout
+import Cassowary
+import Scenes
+import Testing
+
+@Suite("Planned builds of the scenes")
+struct PlannedBuildSceneTests {
+  /// Every scene's constraints, as its engine lowered them for the first layout, in the order it
+  /// installed them: added one by one and by `add(contentsOf:)`, they solve to the same values
+  /// (the scenes' optima are unique), the planned tableau is sound, and it holds no more cells.
+  /// Where a chain is closed (the chain, the grids), the plan keeps every row short: one by
+  /// one, the closing equality is expanded through the chain (401 cells on the chain).
+  @Test(arguments: smallScenes)
+  func aSceneBuildsToTheSameLayout(kind: SceneKind, variant: String) throws {
+    let scene = try Scene(kind, views: 200, variant: variant)
+    scene.layOut()
+    let engine = scene.root.layoutEngine!
+    var rows: [(ConstraintID, Constraint)] = []
+    for lowered in engine.loweredConstraints() {
+      for row in lowered.rows { rows.append((ConstraintID(rows.count), row)) }
+    }
+    var one = SparseSolver()
+    one.beginBatch()
+    for (id, row) in rows { try one.add(id, row) }
+    one.endBatch()
+    var planned = SparseSolver()
+    planned.beginBatch()
+    try planned.add(contentsOf: rows)
+    planned.endBatch()
+    #expect(planned.structuralDefects().isEmpty)
+    var differences = 0
+    for id in 0..<engine.solverVariableCapacity {
+      let x = one.value(of: Variable(id)), y = planned.value(of: Variable(id))
+      if abs(x - y) > 1e-7 * max(1, abs(x)) { differences += 1 }
+    }
+    #expect(differences == 0, "\(differences) variables differ")
+    #expect(planned.statistics.cells <= one.statistics.cells)
+    if [.chain, .nestedGrid, .stackGrid].contains(kind) {
+      #expect(planned.statistics.maximumRowCells <= 16, "\(planned.statistics)")
+      #expect(one.statistics.maximumRowCells > 16, "the one-by-one build no longer expands")
+    }
+  }
+}
