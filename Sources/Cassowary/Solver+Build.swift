@@ -40,7 +40,12 @@ extension Solver {
       for (id, constraint) in constraints { try add(id, constraint) }
       return
     }
-    let saved = self
+    // A solver that has held nothing is put back by a reset; any other is copied (which costs
+    // its tables, once: the batch is at least as large as what it holds).
+    let isPristine =
+      constraintCount == 0 && liveSymbols == 0 && pivotCount == 0 && substitutedRows == 0
+      && refactorizations == 0
+    let saved = isPristine ? nil : self
     do {
       beginBatch()
       defer { endBatch() }
@@ -51,7 +56,13 @@ extension Solver {
       // The same constraint is refused one by one (whether a prefix of the batch can hold is
       // a property of the constraints), but the conflicts named depend on which rows the
       // tableau combines: start again one by one, for exactly the one-by-one refusal.
-      self = saved
+      if let saved {
+        self = saved
+      } else {
+        let depth = batchDepth
+        reset()
+        batchDepth = depth
+      }
       for (id, constraint) in constraints { try add(id, constraint) }
     }
   }
