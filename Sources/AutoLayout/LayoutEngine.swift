@@ -37,7 +37,27 @@ public struct LayoutStatistics: Equatable, Sendable {
 public final class LayoutEngine {
   /// The solver in use.
   public let solverKind: SolverStrategy
-  var solver: any LayoutSolver
+  /// The solver, with every constraint installed so far given to it (see ``pendingAdds``).
+  var solver: any LayoutSolver {
+    _read {
+      flushPendingAdds()
+      yield storedSolver
+    }
+    _modify {
+      flushPendingAdds()
+      yield &storedSolver
+    }
+  }
+  /// The solver as it is: without the adds still pending.
+  private var storedSolver: any LayoutSolver
+  /// The rows of the constraints installed inside a batch, with the constraint each belongs
+  /// to, not yet given to the solver: they go in one ``LayoutSolver/add(contentsOf:)`` at the
+  /// outermost batch's end, or before anything else asks the solver (a removal, a constant,
+  /// a value), so that the solver sees the same operations in the same order, and a first
+  /// layout is one build whose work the solver plans rather than one add at a time in the
+  /// order the views asked.
+  private var pendingAdds: [(ConstraintID, Constraint)] = []
+  private var pendingOwners: [LayoutConstraint] = []
   /// Installed constraints by solver id (ids given back are reused lowest first).
   var installed = IDTable<LayoutConstraint>()
   /// Items by variable block (block / 4).
@@ -66,7 +86,10 @@ public final class LayoutEngine {
   /// changing the solver (its values no longer describe the constraints), so that a scene too
   /// large for the dense baseline, or one kiwi cannot solve, is reported as skipped by whoever
   /// checks this, never as a crash.
-  public var refusal: SolverError? { storedRefusal }
+  public var refusal: SolverError? {
+    flushPendingAdds()
+    return storedRefusal
+  }
   /// The refusal behind ``refusal`` (not public, as ``counters``).
   private var storedRefusal: SolverError?
   /// Where conflict messages go; standard error by default.
@@ -84,7 +107,7 @@ public final class LayoutEngine {
   /// An engine that drives `solver` (a new one of `solverKind` when `nil`).
   init(solverKind: SolverStrategy, solver: (any LayoutSolver)? = nil) {
     self.solverKind = solverKind
-    self.solver = solver ?? solverKind.makeSolver()
+    self.storedSolver = solver ?? solverKind.makeSolver()
   }
 
   deinit {
@@ -141,14 +164,52 @@ public final class LayoutEngine {
   /// Defers the solver's optimization until the outermost ``endBatch()``.
   public func beginBatch() {
     batchDepth += 1
-    solver.beginBatch()
+    storedSolver.beginBatch()
   }
 
   /// Ends a batch; the outermost end optimizes.
   public func endBatch() {
-    solver.endBatch()
+    if batchDepth == 1 { flushPendingAdds() }
+    storedSolver.endBatch()
     batchDepth -= 1
   }
+
+  /// Gives the solver the adds pending (``pendingAdds``) in one call; a required constraint it
+  /// refuses is broken, logged and added at ``brokenPriority``, as ``install(_:)`` does, and the
+  /// adds after it go on.
+  private func flushPendingAdds() {
+    guard !pendingAdds.isEmpty else { return }
+    // Taken out first: a conflict's log handler may ask the engine for something.
+    var adds: [(ConstraintID, Constraint)] = []
+    var owners: [LayoutConstraint] = []
+    swap(&adds, &pendingAdds)
+    swap(&owners, &pendingOwners)
+    var start = 0
+    while start < adds.count, storedRefusal == nil {
+      do throws(SolverError) {
+        try storedSolver.add(contentsOf: start == 0 ? adds : Array(adds[start...]))
+        start = adds.count
+      } catch {
+        if refuses(error) { break }
+        guard case .unsatisfiable(let failed, _, let others) = error,
+          let index = adds[start...].firstIndex(where: { $0.0 == failed })
+        else { preconditionFailure("\(error)") }
+        recover(breaking: owners[index], conflictingWith: others)
+        addOrFail(failed.rawValue, adds[index].1.at(Self.brokenPriority))
+        start = index + 1
+      }
+    }
+    // The lists' room is kept for the next batch, so that a steady state of batches allocates
+    // nothing; a first layout's is given back.
+    guard pendingAdds.isEmpty, adds.count <= Self.pendingRoomKept else { return }
+    adds.removeAll(keepingCapacity: true)
+    owners.removeAll(keepingCapacity: true)
+    swap(&adds, &pendingAdds)
+    swap(&owners, &pendingOwners)
+  }
+
+  /// The most pending adds whose room ``flushPendingAdds()`` keeps.
+  static let pendingRoomKept = 1024
 
   // MARK: Variables
 
@@ -241,20 +302,36 @@ public final class LayoutEngine {
     forEachItem(of: constraint) { retain($0) }
     let expression = lower(constraint)
     counters.constraintsAdded += 1
-    guard refusal == nil else { return }
+    guard storedRefusal == nil else { return }
+    let deferring = batchDepth > 0
     if case .contentSize(let hugging, let resistance) = constraint.kind {
       let growth = allocateID(constraint)
       let shrinkage = allocateID(constraint)
       constraint.solverID = growth
       constraint.secondSolverID = shrinkage
-      addOrFail(growth, Constraint(expression, .lessThanOrEqual, priority: optional(hugging)))
-      addOrFail(
-        shrinkage, Constraint(expression, .greaterThanOrEqual, priority: optional(resistance)))
+      let rows = (
+        Constraint(expression, .lessThanOrEqual, priority: optional(hugging)),
+        Constraint(expression, .greaterThanOrEqual, priority: optional(resistance))
+      )
+      if deferring {
+        pendingAdds.append((ConstraintID(growth), rows.0))
+        pendingAdds.append((ConstraintID(shrinkage), rows.1))
+        pendingOwners.append(constraint)
+        pendingOwners.append(constraint)
+        return
+      }
+      addOrFail(growth, rows.0)
+      addOrFail(shrinkage, rows.1)
       return
     }
     let id = allocateID(constraint)
     constraint.solverID = id
     let lowered = Constraint(expression, constraint.relation, priority: constraint.storedPriority)
+    if deferring {
+      pendingAdds.append((ConstraintID(id), lowered))
+      pendingOwners.append(constraint)
+      return
+    }
     do throws(SolverError) {
       try solver.add(ConstraintID(id), lowered)
     } catch {
@@ -266,9 +343,9 @@ public final class LayoutEngine {
   }
 
   private func addOrFail(_ id: Int32, _ constraint: Constraint) {
-    guard refusal == nil else { return }
+    guard storedRefusal == nil else { return }
     do throws(SolverError) {
-      try solver.add(ConstraintID(id), constraint)
+      try storedSolver.add(ConstraintID(id), constraint)
     } catch {
       if refuses(error) { return }
       preconditionFailure("the solver refused an optional constraint: \(error)")
