@@ -24,9 +24,10 @@ extension Solver {
   /// solver may settle on another of them.
   ///
   /// - Throws: what ``add(_:_:)`` throws for the first constraint it refuses, naming it; the
-  ///   constraints before it are added and the rest are not, as one by one. (A refusal puts the
-  ///   solver back as it was before the call and adds the constraints again one by one, so that
-  ///   the refusal and its conflicts are exactly those of the one-by-one path.)
+  ///   constraints before it are added and the rest are not, as one by one. On a solver that
+  ///   has held nothing (a first build, a rebuild) the conflicts named are exactly those of the
+  ///   one-by-one path; on one that holds constraints they are required constraints that
+  ///   cannot hold with it too, not necessarily the same ones.
   /// - Complexity: the matching is O(*t*) for *t* terms of the required equalities, plus its
   ///   augmenting-path searches; the adds cost what they cost one by one, less the expansions
   ///   the subjects avoid.
@@ -40,12 +41,9 @@ extension Solver {
       for (id, constraint) in constraints { try add(id, constraint) }
       return
     }
-    // A solver that has held nothing is put back by a reset; any other is copied (which costs
-    // its tables, once: the batch is at least as large as what it holds).
     let isPristine =
       constraintCount == 0 && liveSymbols == 0 && pivotCount == 0 && substitutedRows == 0
       && refactorizations == 0
-    let saved = isPristine ? nil : self
     do {
       beginBatch()
       defer { endBatch() }
@@ -53,16 +51,16 @@ extension Solver {
         try add(id, constraint, subject: subjects[index])
       }
     } catch {
-      // The same constraint is refused one by one (whether a prefix of the batch can hold is
-      // a property of the constraints), but the conflicts named depend on which rows the
-      // tableau combines: start again one by one, for exactly the one-by-one refusal.
-      if let saved {
-        self = saved
-      } else {
-        let depth = batchDepth
-        reset()
-        batchDepth = depth
-      }
+      // Each add is a transaction, so the solver holds the constraints before the refused one,
+      // and the same one is refused as one by one: whether a prefix of the batch can hold is a
+      // property of the constraints. The conflicts named depend on which rows the tableau
+      // combines: a solver that held nothing is reset and built again one by one, for exactly
+      // the one-by-one refusal; one that held constraints would have to be copied first (its
+      // whole tableau, on every planned batch), so its refusal names conflicts of its own.
+      guard isPristine else { throw error }
+      let depth = batchDepth
+      reset()
+      batchDepth = depth
       for (id, constraint) in constraints { try add(id, constraint) }
     }
   }
