@@ -51,8 +51,8 @@ extension EqualityPlan {
     /// from each equality left over.
     ///
     /// The unknowns `avoided` marks are left free where the structure allows: the greedy pass
-    /// skips them, and a search may end at one only after searches that may not have failed
-    /// for every equality left over. (Matching a variable that another constraint pins to its
+    /// skips them, and a search may end at one only once every equality left over has been
+    /// searched from without them. (Matching a variable that another constraint pins to its
     /// equality would make that constraint reach through the equality's definition: a label's
     /// height defined by the row above it puts the whole column above into the label's
     /// intrinsic-height constraint.)
@@ -82,7 +82,11 @@ extension EqualityPlan {
       var frontier: [Int32] = [], next: [Int32] = []
       var epoch: Int32 = 0
       var stillLeft: [Int] = []
+      // Whether a search of the first stage passed over an avoided free variable: if none did,
+      // every equality it left over has no augmenting path at all, and never will have.
+      var passedAvoided = false
       for allowAvoided in [false, true] {
+        if allowAvoided && !passedAvoided { break }
         stillLeft.removeAll()
         for root in leftOver {
           epoch += 1
@@ -96,7 +100,10 @@ extension EqualityPlan {
                 let v = Int(variables[index])
                 guard !isKnown[v], reachedIn[v] != epoch else { continue }
                 if matching.owner[v] < 0 {
-                  guard allowAvoided || !avoided[v] else { continue }
+                  guard allowAvoided || !avoided[v] else {
+                    passedAvoided = true
+                    continue
+                  }
                   reachedIn[v] = epoch
                   reachedFrom[v] = e
                   free = Int32(v)

@@ -79,9 +79,6 @@ public struct EqualityPlan: Sendable {
 
   /// Plans the evaluation of `equalities` (each meaning `expression == 0`) over variables with
   /// ids below `variableCount`, of which those in `known` have values given at evaluation.
-  /// Where the equalities leave a choice of which unknowns stay free, those in `preferringFree`
-  /// (the variables that other constraints pin, such as a label's intrinsic width) stay free
-  /// first.
   ///
   /// A variable's terms in one equality add up; a variable whose coefficients there sum to zero
   /// does not count as mentioned.
@@ -90,19 +87,17 @@ public struct EqualityPlan: Sendable {
   ///   dependent (the structure matches them, the coefficients do not).
   /// - Precondition: every variable's id is below `variableCount`.
   /// - Complexity: O(*t* + *u*·*t*) for *t* terms in all and *u* equalities that the first,
-  ///   greedy matching pass leaves unmatched (each then searches for an augmenting path, twice at
-  ///   most), plus O(*k*³) for each block of *k* equalities.
-  public init(
-    equalities: [LinearExpression], variableCount: Int, known: [Variable] = [],
-    preferringFree preferred: [Variable] = []
-  ) throws(EqualityPlanError) {
+  ///   greedy matching pass leaves unmatched (each then searches for an augmenting path), plus
+  ///   O(*k*³) for each block of *k* equalities.
+  public init(equalities: [LinearExpression], variableCount: Int, known: [Variable] = [])
+    throws(EqualityPlanError)
+  {
     self.variableCount = variableCount
     var isKnown = [Bool](repeating: false, count: variableCount)
     for variable in known { isKnown[Int(variable.id)] = true }
     let incidence = Incidence(equalities, variableCount: variableCount, isKnown: isKnown)
-    var avoided = [Bool](repeating: false, count: variableCount)
-    for variable in preferred { avoided[Int(variable.id)] = true }
-    let matching = incidence.maximumMatching(avoiding: avoided)
+    let matching = incidence.maximumMatching(
+      avoiding: [Bool](repeating: false, count: variableCount))
     unmatchedEqualities = matching.subject.indices.filter { matching.subject[$0] < 0 }
     freeVariables = (0..<variableCount).compactMap {
       !isKnown[$0] && matching.owner[$0] < 0 ? Variable($0) : nil
@@ -120,7 +115,7 @@ public struct EqualityPlan: Sendable {
   ///   - isKnown: per variable id, whether it is known already (never matched).
   ///   - avoided: per variable id, whether to leave it free where there is a choice.
   /// - Complexity: O(*t* + *u*·*t*) for *t* terms and *u* equalities that the greedy pass
-  ///   leaves unmatched.
+  ///   leaves unmatched (each searching twice at most).
   static func matchedSubjects(
     of equalities: [LinearExpression], variableCount: Int, known isKnown: [Bool],
     avoiding avoided: [Bool]

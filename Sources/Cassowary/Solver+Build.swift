@@ -73,7 +73,7 @@ extension Solver {
     var equalities: [LinearExpression] = []
     var equalityIndices: [Int] = []
     let largestID = constraints.lazy.map(\.0.rawValue).max() ?? 0
-    var seen = [Bool](repeating: false, count: Int(largestID) + 1)
+    var seen = [Bool](repeating: false, count: Int(max(largestID, 0)) + 1)
     for (index, (id, constraint)) in constraints.enumerated() {
       guard id.rawValue >= 0, !seen[Int(id.rawValue)], (try? validate(constraint)) != nil else {
         return nil
