@@ -22,15 +22,15 @@ extension LayoutEngine {
   func recover(
     breaking constraint: LayoutConstraint, conflictingWith others: [ConstraintID: Constraint]
   ) {
-    constraint.isBroken = true
+    constraint.isHeldBroken = true
     var set = others.keys.sorted().compactMap { id -> LayoutConstraint? in
       installed[Int(id.rawValue)]
     }
     set.removeAll { $0 === constraint }
     set.append(constraint)
     let message = Self.unsatisfiableMessage(set, broken: constraint)
-    if conflicts.count >= Self.conflictHistoryLimit { conflicts.removeFirst() }
-    conflicts.append(ConflictReport(constraints: set, broken: constraint, message: message))
+    if recordedConflicts.count >= Self.conflictHistoryLimit { recordedConflicts.removeFirst() }
+    recordedConflicts.append(ConflictReport(constraints: set, broken: constraint, message: message))
     counters.conflicts += 1
     logHandler(message)
   }
@@ -45,7 +45,8 @@ extension LayoutEngine {
   ///
   /// - Complexity: O(conflicts recorded).
   public func removeAllConflicts() {
-    conflicts = []
+    flushPendingAdds()
+    recordedConflicts = []
   }
 
   /// UIKit's "Unable to simultaneously satisfy constraints." log, naming this library's types.

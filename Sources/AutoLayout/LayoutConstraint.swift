@@ -97,8 +97,14 @@ public final class LayoutConstraint {
   var firstReferenceIndex = -1
   var secondReferenceIndex = -1
   /// Whether the engine broke this required constraint to recover from a conflict: it is held
-  /// as the strongest optional constraint instead.
-  public internal(set) var isBroken = false
+  /// as the strongest optional constraint instead. Asking gives the engine the constraints it
+  /// holds back for a first layout, to know.
+  public var isBroken: Bool {
+    engine?.flushPendingAdds()
+    return isHeldBroken
+  }
+  /// The flag behind ``isBroken``, as the engine last set it.
+  var isHeldBroken = false
 
   init(
     kind: Kind, _ firstItem: LayoutItem, _ firstAttribute: LayoutAttribute,

@@ -50,14 +50,22 @@ public final class LayoutEngine {
   }
   /// The solver as it is: without the adds still pending.
   private var storedSolver: any LayoutSolver
-  /// The rows of the constraints installed inside a batch, with the constraint each belongs
-  /// to, not yet given to the solver: they go in one ``LayoutSolver/add(contentsOf:)`` at the
-  /// outermost batch's end, or before anything else asks the solver (a removal, a constant,
-  /// a value), so that the solver sees the same operations in the same order, and a first
-  /// layout is one build whose work the solver plans rather than one add at a time in the
-  /// order the views asked.
+  /// The rows of the constraints installed but not yet given to the solver, with the
+  /// constraint each belongs to: those installed inside a batch, and, until anything first asks
+  /// the solver, every one (see ``holdsFirstLayout``). They go in one
+  /// ``LayoutSolver/add(contentsOf:)`` at the outermost batch's end, or before anything else
+  /// asks the solver (a removal, a constant, a value), so that the solver sees the same
+  /// operations in the same order, and a first layout is one build whose work the solver plans
+  /// rather than one add at a time in the order the views asked.
   private var pendingAdds: [(ConstraintID, Constraint)] = []
   private var pendingOwners: [LayoutConstraint] = []
+  /// Whether nothing has asked the solver yet. Until then every install waits in
+  /// ``pendingAdds``, batch or not, so that the first layout pass hands the solver the whole
+  /// first layout at once: the views' constraints, the guides made on first use and the
+  /// intrinsic sizes the update pass adds. A plan that sees only part of it cannot leave free
+  /// what a later part pins (a label's width, which its intrinsic size holds). A conflict is
+  /// then recovered from, and logged, when the solver is first asked.
+  private var holdsFirstLayout = true
   /// Installed constraints by solver id (ids given back are reused lowest first).
   var installed = IDTable<LayoutConstraint>()
   /// Items by variable block (block / 4).
@@ -80,7 +88,12 @@ public final class LayoutEngine {
   var counters = LayoutStatistics()
   /// The conflicts recovered from, oldest first: the most recent
   /// ``conflictHistoryLimit``.
-  public internal(set) var conflicts: [ConflictReport] = []
+  public var conflicts: [ConflictReport] {
+    flushPendingAdds()
+    return recordedConflicts
+  }
+  /// The reports behind ``conflicts``, as recorded so far.
+  var recordedConflicts: [ConflictReport] = []
   /// The solver's refusal of a change, if it refused one: for lack of memory (the dense
   /// solver's budget) or by failing inside (kiwi's round-off errors). The engine then stops
   /// changing the solver (its values no longer describe the constraints), so that a scene too
@@ -169,7 +182,7 @@ public final class LayoutEngine {
 
   /// Ends a batch; the outermost end optimizes.
   public func endBatch() {
-    if batchDepth == 1 { flushPendingAdds() }
+    if batchDepth == 1 && !holdsFirstLayout { flushPendingAdds() }
     storedSolver.endBatch()
     batchDepth -= 1
   }
@@ -177,7 +190,8 @@ public final class LayoutEngine {
   /// Gives the solver the adds pending (``pendingAdds``) in one call; a required constraint it
   /// refuses is broken, logged and added at ``brokenPriority``, as ``install(_:)`` does, and the
   /// adds after it go on.
-  private func flushPendingAdds() {
+  func flushPendingAdds() {
+    holdsFirstLayout = false
     guard !pendingAdds.isEmpty else { return }
     // Taken out first: a conflict's log handler may ask the engine for something.
     var adds: [(ConstraintID, Constraint)] = []
@@ -199,17 +213,27 @@ public final class LayoutEngine {
         start = index + 1
       }
     }
-    // The lists' room is kept for the next batch, so that a steady state of batches allocates
-    // nothing; a first layout's is given back.
-    guard pendingAdds.isEmpty, adds.count <= Self.pendingRoomKept else { return }
-    adds.removeAll(keepingCapacity: true)
-    owners.removeAll(keepingCapacity: true)
+    // The lists keep room for ``pendingRoomKept`` adds, so that a steady state of small
+    // batches (a churned row, a few constraints activated) allocates nothing; a larger batch's
+    // lists are given back for new ones of that room, as it allocated a lowered row per
+    // constraint anyway, and a list of a first layout's or a size-class switch's thousands of
+    // adds would otherwise be held for good. The room is the same whatever came before.
+    guard pendingAdds.isEmpty else { return }
+    if adds.count > Self.pendingRoomKept {
+      adds = []
+      owners = []
+      adds.reserveCapacity(Self.pendingRoomKept)
+      owners.reserveCapacity(Self.pendingRoomKept)
+    } else {
+      adds.removeAll(keepingCapacity: true)
+      owners.removeAll(keepingCapacity: true)
+    }
     swap(&adds, &pendingAdds)
     swap(&owners, &pendingOwners)
   }
 
-  /// The most pending adds whose room ``flushPendingAdds()`` keeps.
-  static let pendingRoomKept = 1024
+  /// The pending adds the lists keep room for between batches (see ``flushPendingAdds()``).
+  static let pendingRoomKept = 64
 
   // MARK: Variables
 
@@ -303,7 +327,7 @@ public final class LayoutEngine {
     let expression = lower(constraint)
     counters.constraintsAdded += 1
     guard storedRefusal == nil else { return }
-    let deferring = batchDepth > 0
+    let deferring = batchDepth > 0 || holdsFirstLayout
     if case .contentSize(let hugging, let resistance) = constraint.kind {
       let growth = allocateID(constraint)
       let shrinkage = allocateID(constraint)
@@ -371,7 +395,7 @@ public final class LayoutEngine {
     removeFromSolver(constraint.secondSolverID)
     constraint.solverID = -1
     constraint.secondSolverID = -1
-    constraint.isBroken = false
+    constraint.isHeldBroken = false
     constraint.engine = nil
     counters.constraintsRemoved += 1
     forEachItem(of: constraint) { release($0) }
@@ -428,10 +452,10 @@ public final class LayoutEngine {
     let id = constraint.solverID
     let priority = constraint.storedPriority
     guard priority.isRequired else {
-      constraint.isBroken = false
+      constraint.isHeldBroken = false
       return setPriorityOrFail(id, priority)
     }
-    guard !constraint.isBroken else { return }
+    guard !constraint.isHeldBroken else { return }
     do throws(SolverError) {
       try solver.setPriority(ConstraintID(id), priority)
     } catch {

@@ -16,6 +16,23 @@ public struct StressRunner {
     self.configuration = configuration
   }
 
+  /// Runs a short soak of the same scene kind and solvers on a small scene of its own, and
+  /// drops it: what the process allocates once and keeps (the Swift runtime instantiates a
+  /// generic type's metadata on its first use, in pools of 16 KiB, and an unoptimized build
+  /// does so for far more types) is then allocated before the real run's first memory sample,
+  /// so that the verdict counts what the scene kept, not what the process learned.
+  private func warmUp() throws(SceneError) {
+    var warmUp = configuration
+    warmUp.views = min(configuration.views, 20)
+    warmUp.seed = configuration.seed &+ 1
+    warmUp.operations = 200
+    warmUp.seconds = nil
+    warmUp.checkEvery = 50
+    warmUp.judgesMemory = false
+    warmUp.heapSnapshotDirectory = nil
+    _ = try StressRunner(configuration: warmUp).run()
+  }
+
   /// Runs the soak. `willApply` is called before each step with its number and operation (so a
   /// caller can say where a crash happened); `progress` after every check round with the report
   /// so far; `trace`, when given, after each step's layout with the step, its operation and the
@@ -27,6 +44,7 @@ public struct StressRunner {
     trace: ((Int, StressOperation?, UInt64) -> Void)? = nil
   ) throws(SceneError) -> StressReport {
     let c = configuration
+    if c.judgesMemory { try warmUp() }
     let world = try StressWorld(
       c.kind, views: c.views, seed: c.seed, variant: c.variant, solver: c.solver,
       replacement: c.makeSolver?()
