@@ -517,9 +517,20 @@ public final class LayoutEngine {
     _ constraint: LayoutConstraint, to terms: inout some TermSink
   ) {
     guard let first = constraint.firstItem else { preconditionFailure("first item is gone") }
-    appendTerms(first, constraint.firstAttribute, 1, &terms)
-    if let second = constraint.secondItem {
+    let second = constraint.secondItem
+    // The same equation with a view's own guide's terms first, where a view is pinned to its
+    // guide (its trailing and bottom margins): a planned build defines each equality's first
+    // term that it can, and a guide is better defined from its view than the view from the
+    // guide, which the view's superview places.
+    let guideFirst = second != nil && second !== first && second?.hostView === first
+    if guideFirst, let second {
       appendTerms(second, constraint.secondAttribute, -constraint.multiplier, &terms)
+    }
+    appendTerms(first, constraint.firstAttribute, 1, &terms)
+    if let second {
+      if !guideFirst {
+        appendTerms(second, constraint.secondAttribute, -constraint.multiplier, &terms)
+      }
       let net = constraint.originCoefficient
       if net != 0, let ancestor = try? constraint.commonAncestor() {
         let horizontal = constraint.firstAttribute.axis == .horizontal

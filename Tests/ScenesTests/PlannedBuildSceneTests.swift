@@ -7,9 +7,11 @@ import Testing
 struct PlannedBuildSceneTests {
   /// Every scene's constraints, as its engine lowered them for the first layout, in the order it
   /// installed them: added one by one and by `add(contentsOf:)`, they solve to the same values
-  /// (the scenes' optima are unique), the planned tableau is sound, and it holds no more cells.
-  /// Where a chain is closed (the chain, the grids), the plan keeps every row short: one by
-  /// one, the closing equality is expanded through the chain (401 cells on the chain).
+  /// (the scenes' optima are unique), the planned tableau is sound, and it holds hardly more
+  /// cells (the grids' plans hold up to 1.3 % more than one by one, whose rows the engine's
+  /// lowering of margins keeps as short). Where a chain is closed (the chain, the grids), the
+  /// plan keeps every row short: one by one, the chain's closing equality is expanded through
+  /// the whole chain (401 cells).
   @Test(arguments: smallScenes)
   func aSceneBuildsToTheSameLayout(kind: SceneKind, variant: String) throws {
     let scene = try Scene(kind, views: 200, variant: variant)
@@ -34,9 +36,13 @@ struct PlannedBuildSceneTests {
       if abs(x - y) > 1e-7 * max(1, abs(x)) { differences += 1 }
     }
     #expect(differences == 0, "\(differences) variables differ")
-    #expect(planned.statistics.cells <= one.statistics.cells)
+    #expect(
+      Double(planned.statistics.cells) <= 1.02 * Double(one.statistics.cells),
+      "\(planned.statistics.cells) cells planned, \(one.statistics.cells) one by one")
     if [.chain, .nestedGrid, .stackGrid].contains(kind) {
       #expect(planned.statistics.maximumRowCells <= 16, "\(planned.statistics)")
+    }
+    if kind == .chain {
       #expect(one.statistics.maximumRowCells > 16, "the one-by-one build no longer expands")
     }
   }
