@@ -47,8 +47,11 @@ extension Solver {
     do {
       beginBatch()
       defer { endBatch() }
+      reserveForBuild(of: constraints)
       for (index, (id, constraint)) in constraints.enumerated() {
-        try add(id, constraint, subject: subjects[index])
+        let subject = subjects[index]
+        if subject >= 0, try addFreshDefinition(id, constraint, of: subject) { continue }
+        try add(id, constraint, subject: subject)
       }
     } catch {
       // Each add is a transaction, so the solver holds the constraints before the refused one,
@@ -62,6 +65,87 @@ extension Solver {
       reset()
       batchDepth = depth
       for (id, constraint) in constraints { try add(id, constraint) }
+    }
+  }
+
+  /// Adds the required equality `constraint` as the definition of the variable with id
+  /// `variable`, when nothing in the tableau mentions that variable yet (the usual case in a
+  /// planned build, whose equalities come in the order written): its row, solved for the
+  /// variable, written at once, and none of the rest of an add. It cannot fail, so it needs no
+  /// transaction; no row refers to the variable, so no definition can form a cycle through it,
+  /// nothing lies downstream of it to mark, and no row needs it substituted. Returns false,
+  /// having changed nothing, when that does not hold (or a variable comes twice in the
+  /// constraint); the caller then adds it as usual.
+  ///
+  /// The row holds what ``add(_:_:)`` would leave, bit for bit and in the same order: the
+  /// terms and the constraint's marker scaled by `-1 / a` (`a` the variable's coefficient),
+  /// the marker in the variable's place.
+  ///
+  /// - Precondition: `constraint` is a valid required equality (``plannedSubjects(of:)``
+  ///   checked), and the room ``reserveForBuild(of:)`` makes is there.
+  /// - Complexity: O(terms of `constraint`²), for a handful of terms.
+  private mutating func addFreshDefinition(
+    _ id: ConstraintID, _ constraint: Constraint, of variable: Int32
+  ) throws(SolverError) -> Bool {
+    if Int(variable) < variableSymbol.count {
+      let existing = variableSymbol[Int(variable)]
+      if existing >= 0
+        && (basicRow[Int(existing)] >= 0 || tableau.rowCount(containing: existing) > 0)
+      {
+        return false
+      }
+    }
+    let terms = constraint.expression.terms
+    var coefficient = 0.0
+    for (index, term) in terms.enumerated() {
+      for other in terms[(index + 1)...] where other.variable == term.variable { return false }
+      if term.variable.id == variable { coefficient = term.coefficient }
+    }
+    guard abs(coefficient) > pivotTolerance, tag(of: id) == nil else { return false }
+    // A symbol a term at most, and the marker.
+    try tableau.reserve(rows: 0, symbols: symbolKind.count + terms.count + 1)
+    let row = makeRow(subject: RowRole.none)
+    let dummy = makeSymbol(.dummy, owner: id.rawValue)
+    let factor = -1 / coefficient
+    tableau.setConstant(constraint.expression.constant * factor, of: row)
+    var subject: Int32 = -1
+    for term in terms where term.coefficient != 0 {
+      if term.variable.id == variable {
+        subject = symbol(for: term.variable)
+        tableau.add(factor, for: dummy, to: row)
+      } else {
+        tableau.add(term.coefficient * factor, for: symbol(for: term.variable), to: row)
+      }
+    }
+    rowSubject[Int(row)] = subject
+    basicRow[Int(subject)] = row
+    markValueDirty(symbol: subject, downstream: false)
+    records[Int(id.rawValue)] = ConstraintRecord(
+      constraint: constraint,
+      tag: Tag(marker: dummy, other: RowRole.none, markerCoefficient: 1, priority: 0))
+    lastAdded = id.rawValue
+    constraintCount += 1
+    structuralChanges += 1
+    retainVariables(of: constraint.expression)
+    needsOptimize = true
+    return true
+  }
+
+  /// Makes room, once, for the variables and the records that adding `constraints` needs (the
+  /// tables would grow to as much one add at a time).
+  private mutating func reserveForBuild(of constraints: [(ConstraintID, Constraint)]) {
+    var largestVariable: Int32 = -1
+    var largestID: Int32 = -1
+    for (id, constraint) in constraints {
+      largestID = max(largestID, id.rawValue)
+      for term in constraint.expression.terms {
+        largestVariable = max(largestVariable, term.variable.id)
+      }
+    }
+    growVariables(to: Int(largestVariable) + 1)
+    if records.count <= Int(largestID) {
+      records.reserveCapacity(Int(largestID) + 1)
+      records.append(contentsOf: repeatElement(nil, count: Int(largestID) + 1 - records.count))
     }
   }
 

@@ -234,4 +234,62 @@ struct LayoutSystemGenerator {
       #expect(solver.contains(id) == (index < 40), "\(index)")
     }
   }
+
+  /// Where the plan defines the variable one at a time would define too (each equality's
+  /// newest variable, new to the tableau), the rows it writes at once hold the same cells,
+  /// bit for bit: the same values, exactly. A variable that comes twice in an equality takes
+  /// the usual path, with the same result.
+  @Test func freshDefinitionsHoldWhatAddingOneAtATimeHolds() throws {
+    var constraints: [(ConstraintID, Constraint)] = []
+    func add(_ terms: [(Int, Double)], _ constant: Double) {
+      let expression = LinearExpression(
+        terms.map { Term(Variable(id: Int32($0.0)), $0.1) }, constant: constant)
+      constraints.append((ConstraintID(Int32(constraints.count)), Constraint(expression, .equal)))
+    }
+    add([(0, 3)], -0.7)
+    for index in 1..<200 {
+      switch index % 3 {
+      case 0: add([(index, 0.1), (index - 1, -0.3)], 1.0 / 3)
+      case 1: add([(index, -7), (index - 1, 1), (index / 2, 0.25)], 0.1)
+      default: add([(index, 1), (index, 2), (index - 1, -1)], 5)  // the variable twice
+      }
+    }
+    var one = SparseSolver()
+    one.beginBatch()
+    for (id, constraint) in constraints { try one.add(id, constraint) }
+    one.endBatch()
+    var planned = SparseSolver()
+    planned.beginBatch()
+    try planned.add(contentsOf: constraints)
+    planned.endBatch()
+    #expect(planned.structuralDefects().isEmpty)
+    #expect(planned.statistics.cells == one.statistics.cells)
+    for id in Int32(0)..<200 {
+      let variable = Variable(id: id)
+      #expect(planned.value(of: variable) == one.value(of: variable), "\(id)")
+    }
+  }
+
+  /// An id the solver holds already is refused where it comes in a planned batch, as one at a
+  /// time refuses it, with the constraints before it added and the rest not.
+  @Test func anIDTheSolverHoldsIsRefusedInOrder() {
+    var generator = LayoutSystemGenerator(seed: 7)
+    let constraints = generator.system(shuffled: false)
+    var solver = SparseSolver()
+    let held = constraints[3]
+    do {
+      try solver.add(held.0, held.1)
+    } catch {
+      Issue.record("\(error)")
+    }
+    var batch = Array(constraints[4...])
+    batch.insert((held.0, held.1), at: 30)
+    #expect(batch.count >= 64)
+    #expect(throws: SolverError.duplicateConstraint(held.0, held.1)) {
+      try solver.add(contentsOf: batch)
+    }
+    for (index, (id, _)) in batch.enumerated() where index != 30 {
+      #expect(solver.contains(id) == (index < 30), "\(index)")
+    }
+  }
 }
