@@ -103,6 +103,16 @@ extension StackView {
     }
     appendWantedConstraints(to: &wanted)
     if editInPlace(wanted) { return }
+    if arrangementConstraints.isEmpty {
+      // A first arrangement: nothing to match, every constraint is new.
+      var made: [LayoutConstraint] = []
+      made.reserveCapacity(wanted.count)
+      for spec in wanted { made.append(makeConstraint(spec)) }
+      arrangementConstraints = made
+      LayoutConstraint.activate(made)
+      dropUnusedGuides()
+      return
+    }
     var existing: [Key: LayoutConstraint] = [:]
     existing.reserveCapacity(arrangementConstraints.count)
     for constraint in arrangementConstraints {
@@ -135,10 +145,7 @@ extension StackView {
         if !constraint.isActive { arriving.append(constraint) }
         kept.append(constraint)
       } else {
-        let constraint = LayoutConstraint(
-          kind: .standard, spec.first, spec.firstAttribute, spec.relation, spec.second,
-          spec.secondAttribute, multiplier: spec.multiplier, constant: spec.constant,
-          priority: spec.priority, identifier: spec.identifier)
+        let constraint = makeConstraint(spec)
         arriving.append(constraint)
         kept.append(constraint)
       }
@@ -146,6 +153,14 @@ extension StackView {
     arrangementConstraints = kept
     LayoutConstraint.activate(arriving)
     dropUnusedGuides()
+  }
+
+  /// A new constraint as `spec` describes it.
+  private func makeConstraint(_ spec: Wanted) -> LayoutConstraint {
+    LayoutConstraint(
+      kind: .standard, spec.first, spec.firstAttribute, spec.relation, spec.second,
+      spec.secondAttribute, multiplier: spec.multiplier, constant: spec.constant,
+      priority: spec.priority, identifier: spec.identifier)
   }
 
   /// When `wanted` asks for the constraints the stack has, in the same order (a new spacing or

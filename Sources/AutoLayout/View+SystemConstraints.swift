@@ -297,8 +297,7 @@ extension View {
     if let marginsGuide { return marginsGuide }
     let guide = LayoutGuide(identifier: "UIViewLayoutMarginsGuide")
     marginsGuide = guide
-    marginsGuideConstraints = pinGuide(
-      guide, layoutMargins, prefix: "UIView-", suffix: "Margin-guide-constraint")
+    marginsGuideConstraints = pinGuide(guide, layoutMargins, named: Self.marginsGuideNames)
     return guide
   }
 
@@ -308,14 +307,24 @@ extension View {
     if let safeAreaGuide { return safeAreaGuide }
     let guide = LayoutGuide(identifier: "UIViewSafeAreaLayoutGuide")
     safeAreaGuide = guide
-    safeAreaGuideConstraints = pinGuide(
-      guide, safeAreaInsets, prefix: "UIViewSafeAreaLayoutGuide-", suffix: "")
+    safeAreaGuideConstraints = pinGuide(guide, safeAreaInsets, named: Self.safeAreaGuideNames)
     return guide
   }
 
+  /// The identifiers of the margins guide's constraints, left, top, right and bottom, as UIKit
+  /// names them: made once, so that a guide's constraints share them (a view's margins guide
+  /// made on first use would otherwise allocate four strings).
+  static let marginsGuideNames = ["left", "top", "right", "bottom"].map {
+    "UIView-" + $0 + "Margin-guide-constraint"
+  }
+  /// The identifiers of the safe-area guide's constraints, as ``marginsGuideNames``.
+  static let safeAreaGuideNames = ["left", "top", "right", "bottom"].map {
+    "UIViewSafeAreaLayoutGuide-" + $0
+  }
+
   /// Adds `guide` and pins it inside the bounds by `insets` with required constraints named
-  /// `prefix` + edge + `suffix` (left, top, right, bottom).
-  private func pinGuide(_ guide: LayoutGuide, _ insets: EdgeInsets, prefix: String, suffix: String)
+  /// `names` (left, top, right, bottom).
+  private func pinGuide(_ guide: LayoutGuide, _ insets: EdgeInsets, named names: [String])
     -> [LayoutConstraint]
   {
     addLayoutGuide(guide)
@@ -331,9 +340,7 @@ extension View {
         kind: .standard, self, .bottom, .equal, guide, .bottom, multiplier: 1,
         constant: constants[3]),
     ]
-    for (constraint, edge) in zip(constraints, ["left", "top", "right", "bottom"]) {
-      constraint.identifier = prefix + edge + suffix
-    }
+    for (constraint, name) in zip(constraints, names) { constraint.identifier = name }
     LayoutConstraint.activate(constraints)
     return constraints
   }
