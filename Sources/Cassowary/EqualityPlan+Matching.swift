@@ -39,6 +39,15 @@ extension EqualityPlan {
       }
     }
 
+    /// The incidence of arrays written already: `starts` (a first 0, then each equality's
+    /// end), and each term's variable and coefficient, a variable once an equality.
+    init(starts: [Int32], variables: [Int32], coefficients: [Double], isKnown: [Bool]) {
+      self.starts = starts
+      self.variables = variables
+      self.coefficients = coefficients
+      self.isKnown = isKnown
+    }
+
     var equalityCount: Int { starts.count - 1 }
 
     /// The positions of equality `e`'s terms in `variables` and `coefficients`.

@@ -106,24 +106,6 @@ public struct EqualityPlan: Sendable {
     try factorize(blocks, incidence, matching, constants: equalities.map(\.constant))
   }
 
-  /// The unknown each of `equalities` determines in a maximum matching (-1 for an equality left
-  /// unmatched), as the plan's first step makes it: what a solver adding the equalities makes
-  /// each one's subject, so that an equality that closes a chain defines a variable of its own
-  /// instead of finding every variable defined by the equalities before it.
-  ///
-  /// - Parameters:
-  ///   - isKnown: per variable id, whether it is known already (never matched).
-  ///   - avoided: per variable id, whether to leave it free where there is a choice.
-  /// - Complexity: O(*t* + *u*·*t*) for *t* terms and *u* equalities that the greedy pass
-  ///   leaves unmatched (each searching twice at most).
-  static func matchedSubjects(
-    of equalities: [LinearExpression], variableCount: Int, known isKnown: [Bool],
-    avoiding avoided: [Bool]
-  ) -> [Int32] {
-    let incidence = Incidence(equalities, variableCount: variableCount, isKnown: isKnown)
-    return incidence.maximumMatching(avoiding: avoided).subject
-  }
-
   /// Writes the value of every determined variable into `values` (indexed by variable id), from
   /// the values there of the known and free variables, block after block.
   ///

@@ -15,7 +15,7 @@ extension Solver {
   /// by the rows before it and by the items' own size constraints, and is expanded through
   /// the chain. Given at least ``plannedBuildMinimum`` constraints, and at least as many as the
   /// solver holds, the sparse solver first matches each required equality of the batch to a
-  /// variable it determines (``EqualityPlan/matchedSubjects(of:variableCount:known:avoiding:)``),
+  /// variable it determines (``EqualityPlan/Incidence/maximumMatching(avoiding:)``),
   /// among the variables the tableau does not mention yet, leaving free where it can those that
   /// inequalities and optional constraints mention; it then adds the constraints in the order
   /// given, each equality as the definition of its variable while nothing defines that yet. The
@@ -36,7 +36,7 @@ extension Solver {
     prepareToChange()
     applyRemovals()
     guard keepsDefinitions, constraints.count >= max(Self.plannedBuildMinimum, constraintCount),
-      let subjects = plannedSubjects(of: constraints)
+      let plan = plannedSubjects(of: constraints)
     else {
       for (id, constraint) in constraints { try add(id, constraint) }
       return
@@ -47,9 +47,11 @@ extension Solver {
     do {
       beginBatch()
       defer { endBatch() }
-      reserveForBuild(of: constraints)
+      // The variables' tables and the records at the size the batch grows them to, at once.
+      growVariables(to: plan.variableCount)
+      records.reserveCapacity(plan.recordCount)
       for (index, (id, constraint)) in constraints.enumerated() {
-        let subject = subjects[index]
+        let subject = plan.subjects[index]
         if subject >= 0, try addFreshDefinition(id, constraint, of: subject) { continue }
         try add(id, constraint, subject: subject)
       }
@@ -82,7 +84,7 @@ extension Solver {
   /// the marker in the variable's place.
   ///
   /// - Precondition: `constraint` is a valid required equality (``plannedSubjects(of:)``
-  ///   checked), and the room ``reserveForBuild(of:)`` makes is there.
+  ///   checked), and the variables' tables hold `variable`.
   /// - Complexity: O(terms of `constraint`²), for a handful of terms.
   private mutating func addFreshDefinition(
     _ id: ConstraintID, _ constraint: Constraint, of variable: Int32
@@ -120,6 +122,7 @@ extension Solver {
     rowSubject[Int(row)] = subject
     basicRow[Int(subject)] = row
     markValueDirty(symbol: subject, downstream: false)
+    while records.count <= Int(id.rawValue) { records.append(nil) }
     records[Int(id.rawValue)] = ConstraintRecord(
       constraint: constraint,
       tag: Tag(marker: dummy, other: RowRole.none, markerCoefficient: 1, priority: 0))
@@ -131,46 +134,42 @@ extension Solver {
     return true
   }
 
-  /// Makes room, once, for the variables and the records that adding `constraints` needs (the
-  /// tables would grow to as much one add at a time).
-  private mutating func reserveForBuild(of constraints: [(ConstraintID, Constraint)]) {
-    var largestVariable: Int32 = -1
-    var largestID: Int32 = -1
-    for (id, constraint) in constraints {
-      largestID = max(largestID, id.rawValue)
-      for term in constraint.expression.terms {
-        largestVariable = max(largestVariable, term.variable.id)
-      }
-    }
-    growVariables(to: Int(largestVariable) + 1)
-    if records.count <= Int(largestID) {
-      records.reserveCapacity(Int(largestID) + 1)
-      records.append(contentsOf: repeatElement(nil, count: Int(largestID) + 1 - records.count))
-    }
+  /// What ``plannedSubjects(of:)`` finds in a batch.
+  private struct BuildPlan {
+    /// The variable each constraint should define, by index (-1 for the usual choice).
+    var subjects: [Int32]
+    /// One more than the largest variable id the batch mentions.
+    var variableCount: Int
+    /// One more than the largest constraint id in the batch.
+    var recordCount: Int
   }
 
-  /// The variable each of `constraints` should define, by index (-1 for the usual choice). Nil
-  /// when the constraints must be added one by one to be refused where they should (an invalid
-  /// one, an id used twice).
-  private func plannedSubjects(of constraints: [(ConstraintID, Constraint)]) -> [Int32]? {
-    var variableCount = 0
-    var equalities: [LinearExpression] = []
-    var equalityIndices: [Int] = []
-    let largestID = constraints.lazy.map(\.0.rawValue).max() ?? 0
-    var seen = [Bool](repeating: false, count: Int(max(largestID, 0)) + 1)
-    for (index, (id, constraint)) in constraints.enumerated() {
-      guard id.rawValue >= 0, !seen[Int(id.rawValue)], (try? validate(constraint)) != nil else {
-        return nil
-      }
-      seen[Int(id.rawValue)] = true
-      for term in constraint.expression.terms {
-        variableCount = max(variableCount, Int(term.variable.id) + 1)
-      }
-      if constraint.relation == .equal && constraint.priority.isRequired {
-        equalities.append(constraint.expression)
-        equalityIndices.append(index)
+  /// The variable each of `constraints` should define, by index (-1 for the usual choice), and
+  /// the room the batch needs. Nil when the constraints must be added one by one to be refused
+  /// where they should (an invalid one, an id used twice).
+  ///
+  /// - Complexity: O(*t*) for *t* terms, plus the matching's searches.
+  private func plannedSubjects(of constraints: [(ConstraintID, Constraint)]) -> BuildPlan? {
+    // A first pass checks the batch and sizes the tables: the largest id and variable, the
+    // required equalities' terms.
+    var largestID: Int32 = -1
+    var largestVariable: Int32 = -1
+    var equalityTerms = 0
+    var equalityCount = 0
+    for index in constraints.indices {
+      let id = constraints[index].0.rawValue
+      guard id >= 0, (try? validate(constraints[index].1)) != nil else { return nil }
+      largestID = max(largestID, id)
+      let isEquality =
+        constraints[index].1.relation == .equal && constraints[index].1.priority.isRequired
+      if isEquality { equalityCount += 1 }
+      for term in constraints[index].1.expression.terms {
+        largestVariable = max(largestVariable, term.variable.id)
+        if isEquality { equalityTerms += 1 }
       }
     }
+    let variableCount = Int(largestVariable) + 1
+    var seen = [Bool](repeating: false, count: Int(largestID) + 1)
     var avoided = [Bool](repeating: false, count: variableCount)
     var known = [Bool](repeating: false, count: variableCount)
     for id in 0..<min(variableCount, variableSymbol.count) {
@@ -182,14 +181,54 @@ extension Solver {
         known[id] = true
       }
     }
-    for (_, constraint) in constraints
-    where constraint.relation != .equal || !constraint.priority.isRequired {
-      for term in constraint.expression.terms { avoided[Int(term.variable.id)] = true }
+    // The second pass writes the equalities' incidence (a variable once an equality, its
+    // coefficients summed, dropped where they cancel) and the variables the others mention.
+    var starts: [Int32] = [0]
+    var variables: [Int32] = []
+    var coefficients: [Double] = []
+    var equalityIndices: [Int] = []
+    starts.reserveCapacity(equalityCount + 1)
+    variables.reserveCapacity(equalityTerms)
+    coefficients.reserveCapacity(equalityTerms)
+    equalityIndices.reserveCapacity(equalityCount)
+    for index in constraints.indices {
+      let id = Int(constraints[index].0.rawValue)
+      guard !seen[id] else { return nil }
+      seen[id] = true
+      let constraint = constraints[index].1
+      guard constraint.relation == .equal && constraint.priority.isRequired else {
+        for term in constraint.expression.terms { avoided[Int(term.variable.id)] = true }
+        continue
+      }
+      let first = variables.count
+      for term in constraint.expression.terms {
+        let variable = term.variable.id
+        if let earlier = variables[first...].firstIndex(of: variable) {
+          coefficients[earlier] += term.coefficient
+        } else {
+          variables.append(variable)
+          coefficients.append(term.coefficient)
+        }
+      }
+      var end = variables.count
+      var position = first
+      while position < end {
+        if coefficients[position] == 0 {
+          end -= 1
+          variables.remove(at: position)
+          coefficients.remove(at: position)
+        } else {
+          position += 1
+        }
+      }
+      starts.append(Int32(end))
+      equalityIndices.append(index)
     }
-    let matched = EqualityPlan.matchedSubjects(
-      of: equalities, variableCount: variableCount, known: known, avoiding: avoided)
+    let incidence = EqualityPlan.Incidence(
+      starts: starts, variables: variables, coefficients: coefficients, isKnown: known)
+    let matched = incidence.maximumMatching(avoiding: avoided).subject
     var subjects = [Int32](repeating: -1, count: constraints.count)
     for (equality, index) in equalityIndices.enumerated() { subjects[index] = matched[equality] }
-    return subjects
+    return BuildPlan(subjects: subjects, variableCount: variableCount, recordCount: seen.count)
   }
 }
