@@ -36,7 +36,7 @@ extension Solver {
     prepareToChange()
     applyRemovals()
     guard keepsDefinitions, constraints.count >= max(Self.plannedBuildMinimum, constraintCount),
-      let plan = plannedSubjects(of: constraints)
+      var plan = plannedSubjects(of: constraints)
     else {
       for (id, constraint) in constraints { try add(id, constraint) }
       return
@@ -50,10 +50,30 @@ extension Solver {
       // The variables' tables and the records at the size the batch grows them to, at once.
       growVariables(to: plan.variableCount)
       records.reserveCapacity(plan.recordCount)
+      // Whether every definition so far is a matched equality's, as written (or expanded
+      // within its own chain): then a matched equality alone in its block of the plan cannot
+      // close a cycle of definitions, since every such cycle is one of the plan's blocks, and
+      // its subject's cycles need not be looked for. The first row that defines anything else
+      // (an unmatched equality, an inequality or optional row defining a free variable) ends it.
+      // The blocks cost a pass over the batch: they are looked for once enough matched
+      // equalities would have walked the definitions upstream of them (their variable is in
+      // other rows already), for a batch whose equalities mostly define fresh variables (a
+      // chain, a stack) barely walks.
+      var onlyMatchedDefinitions = isPristine
+      var walks = 0
       for (index, (id, constraint)) in constraints.enumerated() {
         let subject = plan.subjects[index]
         if subject >= 0, try addFreshDefinition(id, constraint, of: subject) { continue }
-        try add(id, constraint, subject: subject)
+        var acyclic = false
+        if onlyMatchedDefinitions && subject >= 0 {
+          let symbol = variableSymbol[Int(subject)]
+          if symbol >= 0 && tableau.rowCount(containing: symbol) > 0 { walks += 1 }
+          acyclic = walks > Self.plannedBuildMinimum && plan.isAlone(index)
+        }
+        try add(id, constraint, subject: subject, acyclic: acyclic)
+        if onlyMatchedDefinitions {
+          onlyMatchedDefinitions = subject >= 0 && defines(subject, by: id)
+        }
       }
     } catch {
       // Each add is a transaction, so the solver holds the constraints before the refused one,
@@ -134,10 +154,59 @@ extension Solver {
     return true
   }
 
+  /// Whether the variable with id `variable` is defined by the row of constraint `id`, with
+  /// its marker: the matched subject it was given.
+  private func defines(_ variable: Int32, by id: ConstraintID) -> Bool {
+    let symbol = variableSymbol[Int(variable)]
+    guard symbol >= 0, let tag = tag(of: id) else { return false }
+    let row = basicRow[Int(symbol)]
+    return row >= 0 && tableau.coefficient(of: tag.marker, in: row) != 0
+  }
+
   /// What ``plannedSubjects(of:)`` finds in a batch.
   private struct BuildPlan {
     /// The variable each constraint should define, by index (-1 for the usual choice).
     var subjects: [Int32]
+    /// How many constraints the batch begins with that are matched equalities.
+    var leadingRun: Int
+    /// The required equalities' terms, their matching, and the constraint each is.
+    var incidence: EqualityPlan.Incidence
+    var matching: EqualityPlan.Matching
+    var equalityIndices: [Int]
+    /// Whether each constraint of ``leadingRun`` is alone in its block of the plan (no other
+    /// equality needs it, directly or not, while it needs them): found on first use.
+    private var alone: [Bool]?
+
+    init(
+      subjects: [Int32], leadingRun: Int, incidence: EqualityPlan.Incidence,
+      matching: EqualityPlan.Matching, equalityIndices: [Int], variableCount: Int,
+      recordCount: Int
+    ) {
+      self.subjects = subjects
+      self.leadingRun = leadingRun
+      self.incidence = incidence
+      self.matching = matching
+      self.equalityIndices = equalityIndices
+      self.variableCount = variableCount
+      self.recordCount = recordCount
+    }
+
+    /// Whether constraint `index`, of the leading run, is alone in its block.
+    ///
+    /// - Complexity: O(*t*) for the batch's equalities' terms on the first call, then O(1).
+    mutating func isAlone(_ index: Int) -> Bool {
+      guard index < leadingRun else { return false }
+      if let alone { return alone[index] }
+      var found = [Bool](repeating: false, count: leadingRun)
+      let blocks = incidence.blocks(of: matching)
+      for block in 0..<(blocks.starts.count - 1)
+      where blocks.starts[block + 1] - blocks.starts[block] == 1 {
+        let member = equalityIndices[Int(blocks.members[Int(blocks.starts[block])])]
+        if member < leadingRun { found[member] = true }
+      }
+      alone = found
+      return found[index]
+    }
     /// One more than the largest variable id the batch mentions.
     var variableCount: Int
     /// One more than the largest constraint id in the batch.
@@ -226,9 +295,19 @@ extension Solver {
     }
     let incidence = EqualityPlan.Incidence(
       starts: starts, variables: variables, coefficients: coefficients, isKnown: known)
-    let matched = incidence.maximumMatching(avoiding: avoided).subject
+    let matching = incidence.maximumMatching(avoiding: avoided)
     var subjects = [Int32](repeating: -1, count: constraints.count)
-    for (equality, index) in equalityIndices.enumerated() { subjects[index] = matched[equality] }
-    return BuildPlan(subjects: subjects, variableCount: variableCount, recordCount: seen.count)
+    for (equality, index) in equalityIndices.enumerated() {
+      subjects[index] = matching.subject[equality]
+    }
+    // Only the batch's leading run of matched equalities can skip its cycle checks (see
+    // `add(contentsOf:)`).
+    var run = 0
+    while run < equalityIndices.count && equalityIndices[run] == run && subjects[run] >= 0 {
+      run += 1
+    }
+    return BuildPlan(
+      subjects: subjects, leadingRun: run, incidence: incidence, matching: matching,
+      equalityIndices: equalityIndices, variableCount: variableCount, recordCount: seen.count)
   }
 }

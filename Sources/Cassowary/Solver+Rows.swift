@@ -12,9 +12,11 @@ extension Solver {
   /// With a `subject` (a variable id), a row that mentions that variable while nothing defines it
   /// becomes its definition, as written (cycles resolved), whatever other variable it mentions:
   /// a build that matched each equality to the variable it determines
-  /// (``add(contentsOf:)``) says which.
+  /// (``add(contentsOf:)``) says which. With `acyclic`, the build knows that no definition
+  /// depends on that variable, and its cycles are not looked for.
   mutating func addRow(
-    for constraint: Constraint, owner: Int32, redefining: Bool = true, subject hint: Int32 = -1
+    for constraint: Constraint, owner: Int32, redefining: Bool = true, subject hint: Int32 = -1,
+    acyclic: Bool = false
   ) throws(SolverError) -> (tag: Tag, pending: PendingSubject?)? {
     let (row, tag) = makeRow(for: constraint, owner: owner)
     var asWritten = RowRole.none
@@ -24,7 +26,7 @@ extension Solver {
     if keepsDefinitions && hint >= 0 {
       let symbol = variableSymbol[Int(hint)]
       if symbol >= 0 && basicRow[Int(symbol)] < 0 {
-        resolveCycles(in: row, subject: symbol)
+        if !acyclic { resolveCycles(in: row, subject: symbol) }
         if abs(tableau.coefficient(of: symbol, in: row)) > pivotTolerance {
           solve(row, for: symbol)
           install(row, subject: symbol)

@@ -5,9 +5,11 @@ extension Solver {
   /// Substituting every basic symbol by its row, recursively, must turn that equation into an
   /// identity over the parametric symbols; a constraint for which it does not is listed, with
   /// what is left over. A restricted or objective row that holds an external symbol, and a
-  /// restricted row whose value is negative, are listed too. Costs the size of the expansions:
-  /// use it on small systems.
+  /// restricted row whose value is negative, are listed too, and so are definitions that refer
+  /// to themselves through others (then alone, since expanding them would not end). Costs the
+  /// size of the expansions: use it on small systems.
   public func structuralDefects(tolerance: Double = 1e-7) -> [String] {
+    if let cycle = definitionCycle() { return ["definitions form a cycle through s\(cycle)"] }
     var defects: [String] = []
     func check(_ name: String, _ expression: LinearExpression, _ tag: Tag, _ relation: Relation) {
       var terms: [Int32: Double] = [:]
@@ -163,6 +165,45 @@ extension Solver {
           "v\(variable) caches \(cachedValue[variable]), its definitions give \(fresh)")
       }
     }
+  }
+}
+
+extension Solver {
+  /// A basic external symbol whose definition refers back to it through other definitions, if
+  /// there is one: a depth-first walk over the definitions, each visited once.
+  ///
+  /// - Complexity: O(cells of the definitions).
+  func definitionCycle() -> Int32? {
+    // 0 unvisited, 1 on the walk's path, 2 done.
+    var state = [UInt8](repeating: 0, count: symbolKind.count)
+    for start in symbolKind.indices where isBasicExternal(Int32(start)) && state[start] == 0 {
+      var path: [(symbol: Int32, cells: [Int32], next: Int)] = []
+      func enter(_ symbol: Int32) {
+        state[Int(symbol)] = 1
+        var cells: [Int32] = []
+        tableau.forEachCell(of: basicRow[Int(symbol)]) { inner, _ in
+          if isBasicExternal(inner) { cells.append(inner) }
+        }
+        path.append((symbol, cells, 0))
+      }
+      enter(Int32(start))
+      while !path.isEmpty {
+        let top = path.count - 1
+        guard path[top].next < path[top].cells.count else {
+          state[Int(path[top].symbol)] = 2
+          path.removeLast()
+          continue
+        }
+        let inner = path[top].cells[path[top].next]
+        path[top].next += 1
+        switch state[Int(inner)] {
+        case 1: return inner
+        case 0: enter(inner)
+        default: break
+        }
+      }
+    }
+    return nil
   }
 }
 

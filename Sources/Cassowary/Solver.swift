@@ -124,9 +124,9 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   }
 
   /// ``add(_:_:)``, making the row the definition of the variable `subject` (an id, or -1 for
-  /// the usual choice) where it can be: see ``addRow(for:owner:redefining:subject:)``.
+  /// the usual choice) where it can be: see ``addRow(for:owner:redefining:subject:acyclic:)``.
   mutating func add(
-    _ id: ConstraintID, _ constraint: Constraint, subject hint: Int32
+    _ id: ConstraintID, _ constraint: Constraint, subject hint: Int32, acyclic: Bool = false
   ) throws(SolverError) {
     prepareToChange()
     try validate(constraint)
@@ -138,7 +138,9 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     let tag: Tag
     let pending: PendingSubject?
     do {
-      if let added = try addRow(for: constraint, owner: id.rawValue, subject: hint) {
+      if let added = try addRow(
+        for: constraint, owner: id.rawValue, subject: hint, acyclic: acyclic)
+      {
         (tag, pending) = added
       } else {
         rollback()
