@@ -46,7 +46,18 @@ extension Solver {
       && refactorizations == 0
     do {
       beginBatch()
-      defer { endBatch() }
+      defer {
+        closeBatch()
+        if isPristine && batchDepth == 0 && !needsRefactorization {
+          // A tableau just built from nothing counts as checked, as one just rebuilt does
+          // (``refactorIfWorn()``): the pivots of its first optimization do not call for a
+          // drift check over every constraint.
+          workSinceDriftCheck = 0
+          pivotsAtDriftCheck = pivotCount
+        } else {
+          refactorIfWorn()
+        }
+      }
       // The variables' tables and the records at the size the batch grows them to, at once.
       growVariables(to: plan.variableCount)
       records.reserveCapacity(plan.recordCount)
