@@ -254,14 +254,8 @@ struct LayoutSystemGenerator {
       default: add([(index, 1), (index, 2), (index - 1, -1)], 5)  // the variable twice
       }
     }
-    var one = SparseSolver()
-    one.beginBatch()
-    for (id, constraint) in constraints { try one.add(id, constraint) }
-    one.endBatch()
-    var planned = SparseSolver()
-    planned.beginBatch()
-    try planned.add(contentsOf: constraints)
-    planned.endBatch()
+    let (one, planned, oneError, plannedError) = build(constraints)
+    #expect(oneError == nil && plannedError == nil)
     #expect(planned.structuralDefects().isEmpty)
     #expect(planned.statistics.cells == one.statistics.cells)
     for id in Int32(0)..<200 {
@@ -329,14 +323,8 @@ struct LayoutSystemGenerator {
       add([(label + 3, 1)], -120, .lessThanOrEqual, 250)
       add([(label + 3, 1)], -120, .greaterThanOrEqual, 750)
     }
-    var one = SparseSolver()
-    one.beginBatch()
-    for (id, constraint) in constraints { try one.add(id, constraint) }
-    one.endBatch()
-    var planned = SparseSolver()
-    planned.beginBatch()
-    try planned.add(contentsOf: constraints)
-    planned.endBatch()
+    let (one, planned, oneError, plannedError) = build(constraints)
+    #expect(oneError == nil && plannedError == nil)
     #expect(planned.structuralDefects().isEmpty, "\(planned.structuralDefects().prefix(3))")
     for id in Int32(0)..<Int32(2 + 4 * rows) {
       let x = one.value(of: Variable(id: id)), y = planned.value(of: Variable(id: id))
