@@ -22,8 +22,8 @@ struct Segment: BitwiseCopyable {
 /// are reused, so a steady state of adds and removes allocates nothing. A free list runs through
 /// its segments' first slots (see ``PoolElement``), so it needs no storage of its own. New
 /// segments are cut from the end of the slots taken so far. Compaction packs every segment at its
-/// exact size, into one block. When the last segment is freed the memory itself is released, so
-/// memory returns to where it started.
+/// exact size (see ``compact(_:holding:)``). When the last segment is freed the memory itself is
+/// released, so memory returns to where it started.
 ///
 /// The slots are numbered contiguously but live in blocks that are never moved: a pool that runs
 /// out of room adds a block (twice the last one's size, up to ``largestBlock`` and to an eighth
@@ -170,13 +170,7 @@ struct SegmentPool<Element: PoolElement> {
   @inline(never)
   private mutating func cutInNewBlock(_ capacity: Int) -> Int32 {
     // The last block's unused end, in power-of-two pieces, to the free lists.
-    var rest = blockEnd - taken
-    while rest >= 2 {
-      let piece = Int32(1) << (Int32.bitWidth - rest.leadingZeroBitCount - 1)
-      pushFree(start: taken, capacity: piece)
-      taken += piece
-      rest -= piece
-    }
+    pushFree(start: taken, length: blockEnd - taken)
     taken = blockEnd
     let lastStart = blockStarts.last.map { Int($0) << Self.unitShift } ?? 0
     let lastSize = Int(blockEnd) - lastStart
@@ -248,9 +242,105 @@ struct SegmentPool<Element: PoolElement> {
   }
 
   /// Rebuilds the pool holding exactly the elements `segments` use, each segment at its exact
-  /// size, in one new block of their size; empty segments are released. `segments` must be every
-  /// segment of the pool (the rows of a tableau, or its columns), holding `used` elements in all.
+  /// size; empty segments are released. `segments` must be every segment of the pool (the rows
+  /// of a tableau, or its columns), holding `used` elements in all.
+  ///
+  /// A pool of up to ``largestBlock`` elements is copied into one block of their size. A larger
+  /// one is copied a group of blocks at a time, each group's segments into a new block of their
+  /// size (up to ``largestBlock``), and the group's blocks are freed before the next group is
+  /// copied: compacting then holds the pool and one block more, not the pool twice (a large
+  /// scene's first layout ends with a compaction, and its peak was that second copy).
+  ///
+  /// - Complexity: O(*s* + *b*) for *s* segments in *b* blocks, plus O(`used`) moves.
   mutating func compact(_ segments: inout ManualArray<Segment>, holding used: Int) {
+    guard used > Self.largestBlock else { return compactIntoOneBlock(&segments, holding: used) }
+    let blockCount = blockStarts.count
+    // The block each unit lies in; for each block, the elements of its live segments and a
+    // list of them (`first[block]`, then `following[segment]`, -1 ending it).
+    var unitBlock = ManualArray<Int32>(repeating: 0, count: units.count)
+    var first = ManualArray<Int32>(repeating: -1, count: blockCount)
+    var elements = ManualArray<Int>(repeating: 0, count: blockCount)
+    var following = ManualArray<Int32>(repeating: -1, count: segments.count)
+    defer {
+      unitBlock.deallocate()
+      first.deallocate()
+      elements.deallocate()
+      following.deallocate()
+    }
+    for block in 0..<blockCount {
+      let end = block + 1 < blockCount ? Int(blockStarts[block + 1]) : units.count
+      for unit in Int(blockStarts[block])..<end { unitBlock[unit] = Int32(block) }
+    }
+    // Through pointers, each range checked once: this pass is most of a compaction.
+    let segmentCount = segments.count
+    let all = segments.pointer(from: 0, length: segmentCount)
+    let blockOfUnit = unitBlock.pointer(from: 0, length: unitBlock.count)
+    let heads = first.pointer(from: 0, length: blockCount)
+    let sizes = elements.pointer(from: 0, length: blockCount)
+    let links = following.pointer(from: 0, length: segmentCount)
+    var live = 0
+    var moved = 0
+    // Backwards, so that each list comes out in the segments' order, as they are copied.
+    for index in (0..<segmentCount).reversed() where all[index].capacity > 0 {
+      let segment = all[index]
+      guard segment.count > 0 else {
+        all[index] = .empty
+        continue
+      }
+      precondition(segment.start >= 0 && segment.start < taken, "a segment outside the pool")
+      let block = Int(blockOfUnit[Int(segment.start) >> Self.unitShift])
+      links[index] = heads[block]
+      heads[block] = Int32(index)
+      sizes[block] += Int(segment.count)
+      moved += Int(segment.count)
+      live += 1
+    }
+    precondition(moved <= used, "the segments hold more than \(used) elements")
+    var compacted = SegmentPool(initialCapacity: initialCapacity)
+    var block = 0
+    while block < blockCount {
+      // The next group: blocks whose segments fit in one new block, or a single block.
+      var end = block
+      var total = 0
+      while end < blockCount && (end == block || total + sizes[end] <= Self.largestBlock) {
+        total += sizes[end]
+        end += 1
+      }
+      if total > 0 {
+        // What the last new block has left goes to the free lists, as a block's end does when
+        // a segment does not fit.
+        compacted.pushFree(start: compacted.taken, length: compacted.blockEnd - compacted.taken)
+        compacted.taken = compacted.blockEnd
+        compacted.addBlock(slots: Self.roundedToUnits(total))
+        for member in block..<end {
+          var index = Int(heads[member])
+          while index >= 0 {
+            let segment = all[index]
+            let start = compacted.cut(Int(segment.count))
+            let from = slots(of: segment)
+            let to = compacted.address(of: start)
+            for offset in 0..<Int(segment.count) { to[offset] = from[offset] }
+            all[index] = Segment(start: start, count: segment.count, capacity: segment.count)
+            index = Int(links[index])
+          }
+        }
+      }
+      for member in block..<end { free(units[Int(blockStarts[member])]) }
+      block = end
+    }
+    compacted.liveSegments = live
+    units.deallocate()
+    blockEnds.deallocate()
+    blockStarts.deallocate()
+    freeHeads.deallocate()
+    self = compacted
+  }
+
+  /// ``compact(_:holding:)`` for a small pool: every segment, in order, into one new block of
+  /// their size; then the old blocks go.
+  private mutating func compactIntoOneBlock(
+    _ segments: inout ManualArray<Segment>, holding used: Int
+  ) {
     var compacted = SegmentPool(initialCapacity: initialCapacity)
     if used > 0 { compacted.addBlock(slots: Self.roundedToUnits(used)) }
     var live = 0
@@ -275,6 +365,18 @@ struct SegmentPool<Element: PoolElement> {
     compacted.liveSegments = live
     deallocate()
     self = compacted
+  }
+
+  /// Puts the slots `start..<start + length` on the free lists, in power-of-two pieces.
+  private mutating func pushFree(start: Int32, length: Int32) {
+    var start = start
+    var rest = length
+    while rest >= 2 {
+      let piece = Int32(1) << (Int32.bitWidth - rest.leadingZeroBitCount - 1)
+      pushFree(start: start, capacity: piece)
+      start += piece
+      rest -= piece
+    }
   }
 
   /// Bytes held by the pool's blocks and tables.

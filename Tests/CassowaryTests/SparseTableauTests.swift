@@ -83,4 +83,62 @@ import Testing
     #expect(tableau.totalCells == 1)
     #expect(tableau.rowCount(containing: 1) == 1)
   }
+
+  /// Rows and columns that grew, moved and shrank lie in no order across many blocks; a
+  /// compaction copies them block by block, and each must come out whole and in place.
+  @Test func compactionKeepsEveryRowAndColumnAcrossBlocks() {
+    let rowCount: Int32 = 20_000
+    let symbolCount: Int32 = 3_000
+    var tableau = SparseTableau()
+    try? tableau.reserve(rows: Int(rowCount), symbols: Int(symbolCount))
+    var rows: [Int32] = []
+    // Cell `k` of row `r` is symbol (r * 7 + k * 13) % symbolCount, coefficient r + 1 + k / 8.
+    func symbol(_ row: Int32, _ k: Int32) -> Int32 { (row * 7 + k * 13) % symbolCount }
+    func length(_ row: Int32) -> Int32 { row % 9 + 1 }
+    for row in 0..<rowCount {
+      rows.append(tableau.makeRow())
+      // Cells added a round at a time: rows grow (and move) while others are made.
+      if row >= 1 {
+        for k in 0..<length(row - 1) where k > 0 {
+          tableau.add(
+            Double(row) + Double(k) / 8, for: symbol(row - 1, k), to: rows[Int(row - 1)])
+        }
+      }
+      tableau.add(Double(row + 1), for: symbol(row, 0), to: rows[Int(row)])
+    }
+    for k in 1..<length(rowCount - 1) {
+      let row = rowCount - 1
+      tableau.add(Double(row + 1) + Double(k) / 8, for: symbol(row, k), to: rows[Int(row)])
+    }
+    // Waste to compact: every third row loses its cells past the first.
+    var expected = 0
+    for row in 0..<rowCount {
+      if row % 3 == 0 {
+        for k in 1..<length(row) { tableau.removeCell(for: symbol(row, k), from: rows[Int(row)]) }
+        expected += 1
+      } else {
+        expected += Int(length(row))
+      }
+    }
+    let before = tableau.bytes
+    tableau.trimExcess()
+    #expect(tableau.totalCells == expected)
+    #expect(tableau.bytes < before)
+    var columns = [Int](repeating: 0, count: Int(symbolCount))
+    for row in 0..<rowCount {
+      let kept = row % 3 == 0 ? 1 : length(row)
+      #expect(tableau.cellCount(of: rows[Int(row)]) == Int(kept))
+      for k in 0..<kept {
+        columns[Int(symbol(row, k))] += 1
+        let coefficient = tableau.coefficient(of: symbol(row, k), in: rows[Int(row)])
+        if coefficient != Double(row + 1) + Double(k) / 8 {
+          Issue.record("row \(row) cell \(k): \(coefficient)")
+          return
+        }
+      }
+    }
+    for symbol in 0..<symbolCount {
+      #expect(tableau.rowCount(containing: symbol) == columns[Int(symbol)])
+    }
+  }
 }
