@@ -73,7 +73,12 @@ public final class LayoutConstraint {
     }
   }
   /// A name for the constraint in descriptions and logs.
-  public var identifier: String?
+  public var identifier: String? {
+    get { storedIdentifier }
+    set { storedIdentifier = newValue }
+  }
+  /// Behind ``identifier`` (internal, as ``storedConstant`` is).
+  var storedIdentifier: String?
 
   var kind: Kind
   /// The value behind ``constant``. Not public, so that the compiler sees every access and
@@ -121,7 +126,7 @@ public final class LayoutConstraint {
     self.multiplier = multiplier
     self.storedConstant = constant
     self.storedPriority = priority
-    self.identifier = identifier
+    self.storedIdentifier = identifier
     let firstSide: ConstraintReference.Side = secondItem === firstItem ? .both : .first
     firstReferenceIndex = firstItem.addReference(self, side: firstSide)
     if let secondItem, secondItem !== firstItem {
@@ -228,7 +233,7 @@ public final class LayoutConstraint {
 
   /// The same constraint with an identifier, for chaining.
   public func withIdentifier(_ identifier: String) -> LayoutConstraint {
-    self.identifier = identifier
+    self.storedIdentifier = identifier
     return self
   }
 }

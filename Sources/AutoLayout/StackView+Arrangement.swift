@@ -82,7 +82,7 @@ extension StackView {
   }
 
   /// The item the views are laid out in: the stack, or its margins guide.
-  var canvas: LayoutItem { isLayoutMarginsRelativeArrangement ? arrangementMarginsGuide : self }
+  var canvas: LayoutItem { storedMarginsRelative ? arrangementMarginsGuide : self }
 
   /// Replaces the arrangement constraints with the wanted ones, keeping every existing
   /// constraint with the same terms (its constant and priority are edited in place).
@@ -103,19 +103,19 @@ extension StackView {
     }
     appendWantedConstraints(to: &wanted)
     if editInPlace(wanted) { return }
-    if arrangementConstraints.isEmpty {
+    if storedArrangementConstraints.isEmpty {
       // A first arrangement: nothing to match, every constraint is new.
       var made: [LayoutConstraint] = []
       made.reserveCapacity(wanted.count)
       for spec in wanted { made.append(makeConstraint(spec)) }
-      arrangementConstraints = made
+      storedArrangementConstraints = made
       LayoutConstraint.activate(made)
       dropUnusedGuides()
       return
     }
     var existing: [Key: LayoutConstraint] = [:]
-    existing.reserveCapacity(arrangementConstraints.count)
-    for constraint in arrangementConstraints {
+    existing.reserveCapacity(storedArrangementConstraints.count)
+    for constraint in storedArrangementConstraints {
       if let key = Key(constraint) { existing[key] = constraint }
     }
     var matched: [LayoutConstraint?] = []
@@ -130,11 +130,11 @@ extension StackView {
     }
     do {
       let keptIDs = Set(matched.lazy.compactMap { $0.map(ObjectIdentifier.init) })
-      let leaving = arrangementConstraints.filter { !keptIDs.contains(ObjectIdentifier($0)) }
+      let leaving = storedArrangementConstraints.filter { !keptIDs.contains(ObjectIdentifier($0)) }
       LayoutConstraint.deactivate(leaving)
     }
     existing = [:]
-    arrangementConstraints = []
+    storedArrangementConstraints = []
     // At the exact size: the list is kept until the next update, and one grown by doubling
     // would hold up to twice the room.
     var kept: [LayoutConstraint] = []
@@ -150,7 +150,7 @@ extension StackView {
         kept.append(constraint)
       }
     }
-    arrangementConstraints = kept
+    storedArrangementConstraints = kept
     LayoutConstraint.activate(arriving)
     dropUnusedGuides()
   }
@@ -169,15 +169,15 @@ extension StackView {
   ///
   /// - Complexity: O(*n*) for *n* arrangement constraints.
   private func editInPlace(_ wanted: [Wanted]) -> Bool {
-    guard wanted.count == arrangementConstraints.count else { return false }
-    for (spec, constraint) in zip(wanted, arrangementConstraints) {
+    guard wanted.count == storedArrangementConstraints.count else { return false }
+    for (spec, constraint) in zip(wanted, storedArrangementConstraints) {
       guard constraint.isActive, constraint.firstItem === spec.first,
         constraint.secondItem === spec.second, constraint.firstAttribute == spec.firstAttribute,
         constraint.secondAttribute == spec.secondAttribute, constraint.relation == spec.relation,
-        constraint.multiplier == spec.multiplier, constraint.identifier == spec.identifier
+        constraint.multiplier == spec.multiplier, constraint.storedIdentifier == spec.identifier
       else { return false }
     }
-    for (spec, constraint) in zip(wanted, arrangementConstraints) {
+    for (spec, constraint) in zip(wanted, storedArrangementConstraints) {
       constraint.constant = spec.constant
       constraint.priority = spec.priority
     }
@@ -189,10 +189,10 @@ extension StackView {
   func appendWantedConstraints(to result: inout [Wanted]) {
     // Filtered only when a view is hidden: else the list is shared, not copied.
     let visible =
-      arrangedSubviews.contains { $0.isHidden }
-      ? arrangedSubviews.filter { !$0.isHidden } : arrangedSubviews
-    let along = AxisAttributes(axis)
-    let across = AxisAttributes(axis == .horizontal ? .vertical : .horizontal)
+      storedArrangedSubviews.contains { $0.isHidden }
+      ? storedArrangedSubviews.filter { !$0.isHidden } : storedArrangedSubviews
+    let along = AxisAttributes(storedAxis)
+    let across = AxisAttributes(storedAxis == .horizontal ? .vertical : .horizontal)
     if !visible.isEmpty {
       distribute(visible, along, into: &result)
       align(visible, across, into: &result)
@@ -219,15 +219,15 @@ extension StackView {
     add(
       canvas, along.trailing, .equal, visible[visible.count - 1], along.trailing,
       "UISV-canvas-connection")
-    let equalGaps = distribution == .equalSpacing || distribution == .equalCentering
-    let baselines = axis == .vertical && isBaselineRelativeArrangement
+    let equalGaps = storedDistribution == .equalSpacing || storedDistribution == .equalCentering
+    let baselines = storedAxis == .vertical && storedBaselineRelative
     for (previous, next) in zip(visible, visible.dropFirst()) {
       add(
         next, baselines ? .firstBaseline : along.leading, equalGaps ? .greaterThanOrEqual : .equal,
         previous, baselines ? .lastBaseline : along.trailing, constant: spacing(after: previous),
         "UISV-spacing")
     }
-    switch distribution {
+    switch storedDistribution {
     case .fill:
       break
     case .fillEqually:
@@ -254,7 +254,7 @@ extension StackView {
       }
     case .equalSpacing, .equalCentering:
       let guides = gaps(visible.count - 1)
-      let edge = distribution == .equalSpacing
+      let edge = storedDistribution == .equalSpacing
       for (index, guide) in guides.enumerated() {
         let previous = visible[index], next = visible[index + 1]
         add(
@@ -276,7 +276,7 @@ extension StackView {
 
   /// The space after `view`: its custom spacing, else the stack's; the system spacing is 8.
   func spacing(after view: View) -> Double {
-    let value = customSpacings[ObjectIdentifier(view)] ?? spacing
+    let value = customSpacings[ObjectIdentifier(view)] ?? storedSpacing
     return value == Self.spacingUseSystem ? standardSpacing : value
   }
 
@@ -337,13 +337,13 @@ extension StackView {
 
   /// The attribute the alignment lines up, or `nil` for fill.
   private func alignedAttribute(_ across: AxisAttributes) -> LayoutAttribute? {
-    switch alignment {
+    switch storedAlignment {
     case .fill: nil
     case .leading: across.leading
     case .trailing: across.trailing
     case .center: across.center
-    case .firstBaseline: axis == .horizontal ? .firstBaseline : across.leading
-    case .lastBaseline: axis == .horizontal ? .lastBaseline : across.trailing
+    case .firstBaseline: storedAxis == .horizontal ? .firstBaseline : across.leading
+    case .lastBaseline: storedAxis == .horizontal ? .lastBaseline : across.trailing
     }
   }
 
@@ -358,7 +358,7 @@ extension StackView {
     into result: inout [Wanted]
   ) {
     // The canvas only when needed: asking an empty stack for it would make its margins guide.
-    for (index, view) in arrangedSubviews.enumerated() where view.isHidden {
+    for (index, view) in storedArrangedSubviews.enumerated() where view.isHidden {
       let canvas = self.canvas
       func add(
         _ item1: LayoutItem, _ attribute1: LayoutAttribute, _ item2: LayoutItem?,
@@ -373,7 +373,7 @@ extension StackView {
       }
       add(view, along.size, nil, .notAnAttribute, priority: 999.999, "UISV-hiding")
       if index > 0 {
-        let previous = arrangedSubviews[index - 1]
+        let previous = storedArrangedSubviews[index - 1]
         add(
           view, along.leading, previous, along.trailing,
           constant: previous.isHidden ? 0 : spacing(after: previous) / 2, priority: 50,

@@ -50,40 +50,85 @@ open class StackView: View {
   public static let spacingUseDefault = Double.greatestFiniteMagnitude
 
   /// The views the stack lays out, in order. Each is also a subview.
-  public private(set) var arrangedSubviews: [View] = []
+  public var arrangedSubviews: [View] { storedArrangedSubviews }
+  /// Behind ``arrangedSubviews`` (internal, as ``storedAxis`` is).
+  var storedArrangedSubviews: [View] = []
   /// The constraints the stack made and keeps (active), in the order they were made.
-  public internal(set) var arrangementConstraints: [LayoutConstraint] = []
+  public var arrangementConstraints: [LayoutConstraint] { storedArrangementConstraints }
+  /// Behind ``arrangementConstraints`` (internal, as ``storedAxis`` is).
+  var storedArrangementConstraints: [LayoutConstraint] = []
 
   var customSpacings: [ObjectIdentifier: Double] = [:]
   var gapGuides: [LayoutGuide] = []
   var spannerGuide: LayoutGuide?
 
   // The arrangement's properties are final: a change through an overridable accessor
-  // (`stack.spacing += 1` from another module) allocates the accessor's coroutine frame.
+  // (`stack.spacing += 1` from another module) allocates the accessor's coroutine frame. Each is
+  // computed over an internal stored property, which the compiler sees every access of and
+  // checks statically; a public stored property of a class is checked at run time on every
+  // read (some 80 instructions), and the update pass reads them per arranged view.
 
   /// The axis the views are laid out along.
-  public final var axis: LayoutAttribute.Axis = .horizontal {
-    didSet { arrangementDidChange(oldValue != axis) }
+  public final var axis: LayoutAttribute.Axis {
+    get { storedAxis }
+    set {
+      let changed = newValue != storedAxis
+      storedAxis = newValue
+      arrangementDidChange(changed)
+    }
   }
   /// How the views share the length along the axis.
-  public final var distribution: Distribution = .fill {
-    didSet { arrangementDidChange(oldValue != distribution) }
+  public final var distribution: Distribution {
+    get { storedDistribution }
+    set {
+      let changed = newValue != storedDistribution
+      storedDistribution = newValue
+      arrangementDidChange(changed)
+    }
   }
   /// How the views sit across the axis.
-  public final var alignment: Alignment = .fill {
-    didSet { arrangementDidChange(oldValue != alignment) }
+  public final var alignment: Alignment {
+    get { storedAlignment }
+    set {
+      let changed = newValue != storedAlignment
+      storedAlignment = newValue
+      arrangementDidChange(changed)
+    }
   }
   /// The space between adjacent views (the least space for the equal-spacing distributions).
-  public final var spacing: Double = 0 { didSet { arrangementDidChange(oldValue != spacing) } }
+  public final var spacing: Double {
+    get { storedSpacing }
+    set {
+      let changed = newValue != storedSpacing
+      storedSpacing = newValue
+      arrangementDidChange(changed)
+    }
+  }
   /// Whether the views are laid out inside the stack's layout margins instead of its edges.
-  public final var isLayoutMarginsRelativeArrangement = false {
-    didSet { arrangementDidChange(oldValue != isLayoutMarginsRelativeArrangement) }
+  public final var isLayoutMarginsRelativeArrangement: Bool {
+    get { storedMarginsRelative }
+    set {
+      let changed = newValue != storedMarginsRelative
+      storedMarginsRelative = newValue
+      arrangementDidChange(changed)
+    }
   }
   /// Whether a vertical stack measures its spacing from one view's last baseline to the next
   /// view's first baseline.
-  public final var isBaselineRelativeArrangement = false {
-    didSet { arrangementDidChange(oldValue != isBaselineRelativeArrangement) }
+  public final var isBaselineRelativeArrangement: Bool {
+    get { storedBaselineRelative }
+    set {
+      let changed = newValue != storedBaselineRelative
+      storedBaselineRelative = newValue
+      arrangementDidChange(changed)
+    }
   }
+  var storedAxis: LayoutAttribute.Axis = .horizontal
+  var storedDistribution: Distribution = .fill
+  var storedAlignment: Alignment = .fill
+  var storedSpacing: Double = 0
+  var storedMarginsRelative = false
+  var storedBaselineRelative = false
 
   /// A stack of `views`, horizontal, filling, aligned to fill, no spacing: UIKit's defaults.
   public init(arrangedSubviews views: [View] = []) {
@@ -93,18 +138,18 @@ open class StackView: View {
 
   deinit {
     // Arranged views hold their stack view unowned (see `View.arrangingStackView`).
-    for view in arrangedSubviews { view.arrangingStackView = nil }
+    for view in storedArrangedSubviews { view.arrangingStackView = nil }
   }
 
   override func compactLists() {
     super.compactLists()
-    arrangedSubviews.shrinkToFreshCapacity()
+    storedArrangedSubviews.shrinkToFreshCapacity()
     gapGuides.shrinkToFreshCapacity()
   }
 
   /// Adds `view` at the end of the arranged views (and as a subview if it is not one).
   public func addArrangedSubview(_ view: View) {
-    insertArrangedSubview(view, at: arrangedSubviews.count)
+    insertArrangedSubview(view, at: storedArrangedSubviews.count)
   }
 
   /// Inserts `view` among the arranged views at `index`; a view already arranged moves there.
@@ -112,23 +157,24 @@ open class StackView: View {
   public func insertArrangedSubview(_ view: View, at index: Int) {
     precondition(view !== self, "a stack view cannot arrange itself")
     var index = index
-    if let existing = arrangedSubviews.firstIndex(where: { $0 === view }) {
-      arrangedSubviews.remove(at: existing)
+    if let existing = storedArrangedSubviews.firstIndex(where: { $0 === view }) {
+      storedArrangedSubviews.remove(at: existing)
       if existing < index { index -= 1 }
     }
-    precondition(index >= 0 && index <= arrangedSubviews.count, "index \(index) out of range")
+    precondition(
+      index >= 0 && index <= storedArrangedSubviews.count, "index \(index) out of range")
     if view.superview !== self { addSubview(view) }
     view.translatesAutoresizingMaskIntoConstraints = false
     view.arrangingStackView = self
-    arrangedSubviews.insert(view, at: index)
+    storedArrangedSubviews.insert(view, at: index)
     arrangementDidChange(true)
   }
 
   /// Stops arranging `view`; it stays a subview, as in UIKit (remove it from its superview to
   /// take it out of the tree).
   public func removeArrangedSubview(_ view: View) {
-    guard let index = arrangedSubviews.firstIndex(where: { $0 === view }) else { return }
-    arrangedSubviews.remove(at: index)
+    guard let index = storedArrangedSubviews.firstIndex(where: { $0 === view }) else { return }
+    storedArrangedSubviews.remove(at: index)
     customSpacings[ObjectIdentifier(view)] = nil
     if view.arrangingStackView === self { view.arrangingStackView = nil }
     arrangementDidChange(true)
@@ -159,7 +205,7 @@ open class StackView: View {
 
   /// An arranged view was hidden or shown, or its intrinsic size changed.
   func arrangedSubviewDidChange(_ view: View, intrinsicSize: Bool) {
-    if !intrinsicSize || distribution == .fillProportionally { setNeedsUpdateConstraints() }
+    if !intrinsicSize || storedDistribution == .fillProportionally { setNeedsUpdateConstraints() }
   }
 
   /// An arranged view left the stack's subviews: it is no longer arranged either.

@@ -89,7 +89,7 @@ open class View: LayoutItem {
     // References to this view are unowned (see ``LayoutConstraint/firstItem``): the views and
     // guides that point back to it forget it, as a weak reference would.
     for subview in storedSubviews { subview.setSuperviewLink(nil) }
-    for guide in layoutGuides { guide.owningView = nil }
+    for guide in layoutGuides { guide.storedOwningView = nil }
   }
 
   override var hostView: View? { self }
@@ -219,13 +219,18 @@ open class View: LayoutItem {
 
   /// Whether the view is hidden. Hidden views still take part in layout (stack views treat
   /// their hidden arranged views specially).
-  public var isHidden = false {
-    didSet {
-      if isHidden != oldValue {
-        arrangingStackView?.arrangedSubviewDidChange(self, intrinsicSize: false)
-      }
+  public var isHidden: Bool {
+    get { storedIsHidden }
+    set {
+      guard newValue != storedIsHidden else { return }
+      storedIsHidden = newValue
+      arrangingStackView?.arrangedSubviewDidChange(self, intrinsicSize: false)
     }
   }
+  /// Behind ``isHidden``: internal, so that the compiler sees every access and checks them
+  /// statically (a stack's update pass reads every arranged view's; see
+  /// ``LayoutConstraint/storedConstant``).
+  var storedIsHidden = false
   /// The stack view that arranges this view, if any (unowned: a stack view that goes sets it to
   /// `nil`).
   unowned(safe) var arrangingStackView: StackView?
@@ -541,19 +546,19 @@ open class View: LayoutItem {
 
   /// Adds `guide` to the views this view owns; it may then take part in constraints.
   public func addLayoutGuide(_ guide: LayoutGuide) {
-    precondition(guide.owningView == nil, "the guide already has an owning view")
-    guide.owningView = self
+    precondition(guide.storedOwningView == nil, "the guide already has an owning view")
+    guide.storedOwningView = self
     layoutGuides.append(guide)
   }
 
   /// Removes `guide` and deactivates every constraint that refers to it.
   public func removeLayoutGuide(_ guide: LayoutGuide) {
-    guard guide.owningView === self else { return }
+    guard guide.storedOwningView === self else { return }
     LayoutConstraint.deactivate(guide.activeConstraints)
     if let index = layoutGuides.lastIndex(where: { $0 === guide }) {  // newest first: see above
       layoutGuides.remove(at: index)
     }
-    guide.owningView = nil
+    guide.storedOwningView = nil
   }
 
   /// The active constraints this view holds: those whose closest common ancestor is this view.
