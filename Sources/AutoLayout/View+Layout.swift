@@ -7,12 +7,20 @@ extension View {
   /// Asks for an update-constraints pass on this view before the next layout.
   public func setNeedsUpdateConstraints() {
     needsUpdateConstraintsFlag = true
+    markAncestorsForUpdatePass()
+  }
+
+  /// Flags the branches above this view, so that the next update pass reaches it.
+  func markAncestorsForUpdatePass() {
     var ancestor = superview
     while let view = ancestor, !view.subtreeNeedsUpdateConstraints {
       view.subtreeNeedsUpdateConstraints = true
       ancestor = view.superview
     }
   }
+
+  /// Whether the update pass has work at this view itself.
+  private var needsOwnUpdate: Bool { needsUpdateConstraintsFlag || needsSystemConstraintsUpdate }
 
   /// Whether an update-constraints pass is pending for this view.
   public var needsUpdateConstraints: Bool { needsUpdateConstraintsFlag }
@@ -22,7 +30,7 @@ extension View {
   /// superview's new constraints brought into the engine during the pass (a stack view's
   /// arranged views) asks for another round, which the same batch runs.
   public func updateConstraintsIfNeeded() {
-    guard needsUpdateConstraintsFlag || subtreeNeedsUpdateConstraints else { return }
+    guard needsOwnUpdate || subtreeNeedsUpdateConstraints else { return }
     let engine = rootView.ensureEngine()
     engine.beginBatch()
     engine.counters.updateConstraintsPasses += 1
@@ -30,7 +38,7 @@ extension View {
     repeat {
       updateSubtreeConstraints()
       rounds += 1
-    } while (needsUpdateConstraintsFlag || subtreeNeedsUpdateConstraints) && rounds < 8
+    } while (needsOwnUpdate || subtreeNeedsUpdateConstraints) && rounds < 8
     engine.endBatch()
   }
 
@@ -38,14 +46,16 @@ extension View {
     if subtreeNeedsUpdateConstraints {
       subtreeNeedsUpdateConstraints = false
       for subview in subviews
-      where subview.needsUpdateConstraintsFlag || subview.subtreeNeedsUpdateConstraints {
+      where subview.needsOwnUpdate || subview.subtreeNeedsUpdateConstraints {
         subview.updateSubtreeConstraints()
       }
     }
-    if needsUpdateConstraintsFlag {
+    if needsOwnUpdate {
+      let requested = needsUpdateConstraintsFlag
       needsUpdateConstraintsFlag = false
+      needsSystemConstraintsUpdate = false
       if systemConstraintsDirty { updateSystemConstraints() }
-      updateConstraints()
+      if requested { updateConstraints() }
     }
   }
 

@@ -2,9 +2,14 @@
 /// intrinsic content size (with its hugging and compression resistance priorities), and those
 /// that pin its margins and safe-area guides.
 extension View {
+  /// Asks the next update pass to remake this view's system constraints. A stack view's
+  /// arrangement does not depend on them, so this does not run its ``updateConstraints()``:
+  /// each stack of a nested grid entered the engine when its container's arrangement was made,
+  /// and remade its own arrangement for nothing, in a second round of the same pass.
   func markSystemConstraintsDirty() {
     systemConstraintsDirty = true
-    setNeedsUpdateConstraints()
+    needsSystemConstraintsUpdate = true
+    markAncestorsForUpdatePass()
   }
 
   /// Deactivates the autoresizing and content-size constraints, to be remade on the next update

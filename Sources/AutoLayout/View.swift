@@ -43,6 +43,10 @@ open class View: LayoutItem {
   var needsUpdateConstraintsFlag = true
   var subtreeNeedsUpdateConstraints = true
   var systemConstraintsDirty = true
+  /// Whether the update pass must visit this view for its system constraints alone (it entered
+  /// the engine, its intrinsic size or autoresizing changed): that does not call
+  /// ``updateConstraints()``, as a ``setNeedsUpdateConstraints()`` does.
+  var needsSystemConstraintsUpdate = false
 
   var autoresizingConstraints: [LayoutConstraint] = []
   /// Subviews whose solver values changed since this view last laid them out.

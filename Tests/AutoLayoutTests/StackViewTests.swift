@@ -358,4 +358,37 @@ struct StackViewTests {
         "<LayoutConstraint:0x… 'UISV-canvas-connection' StackView:0x….leading == Box:0x….leading   (active)>"
       ))
   }
+
+  /// A stack nested in a stack enters the engine when its container's arrangement is made, in
+  /// the update pass that made its own: that remakes its system constraints, not its
+  /// arrangement. A view's `updateConstraints()` runs once a pass unless it asks again.
+  @Test("A nested stack's arrangement is made once in the first layout")
+  func nestedStackIsArrangedOnce() {
+    final class CountingStack: StackView {
+      var updates = 0
+      override func updateConstraints() {
+        updates += 1
+        super.updateConstraints()
+      }
+    }
+    let root = makeRoot(.sparse)
+    let inner = CountingStack(arrangedSubviews: [Box(40, 20), Box(60, 30)])
+    let outer = CountingStack(arrangedSubviews: [inner, Box(80, 10)])
+    outer.axis = .vertical
+    outer.translatesAutoresizingMaskIntoConstraints = false
+    root.addSubview(outer)
+    LayoutConstraint.activate([
+      outer.leadingAnchor.constraint(equalTo: root.leadingAnchor),
+      outer.topAnchor.constraint(equalTo: root.topAnchor),
+    ])
+    root.layoutIfNeeded()
+    #expect(inner.updates == 1)
+    #expect(outer.updates == 1)
+    #expect(inner.frame.size == Size(width: 100, height: 30))
+    inner.spacing = 5
+    root.layoutIfNeeded()
+    #expect(inner.updates == 2)
+    #expect(outer.updates == 1)
+    #expect(inner.frame.size == Size(width: 105, height: 30))
+  }
 }
