@@ -104,7 +104,17 @@ public final class LayoutEngine {
     return storedRefusal
   }
   /// The refusal behind ``refusal`` (not public, as ``counters``).
-  private var storedRefusal: SolverError?
+  private var storedRefusal: SolverError? {
+    didSet { isRefused = storedRefusal != nil }
+  }
+  /// Whether there is a refusal: read on every install and removal, where comparing the
+  /// optional error with nil copied it (some 150 instructions).
+  private var isRefused = false
+  /// Whether the solver refused something, with every pending add given to it first.
+  private var hasRefused: Bool {
+    flushPendingAdds()
+    return isRefused
+  }
   /// Where conflict messages go; standard error by default.
   public var logHandler: (String) -> Void = { message in
     var line = message + "\n"
@@ -199,7 +209,7 @@ public final class LayoutEngine {
     swap(&adds, &pendingAdds)
     swap(&owners, &pendingOwners)
     var start = 0
-    while start < adds.count, storedRefusal == nil {
+    while start < adds.count, !isRefused {
       do throws(SolverError) {
         try storedSolver.add(contentsOf: start == 0 ? adds : Array(adds[start...]))
         start = adds.count
@@ -326,7 +336,7 @@ public final class LayoutEngine {
     forEachItem(of: constraint) { retain($0) }
     let expression = lower(constraint)
     counters.constraintsAdded += 1
-    guard storedRefusal == nil else { return }
+    guard !isRefused else { return }
     let deferring = batchDepth > 0 || holdsFirstLayout
     if case .contentSize(let hugging, let resistance) = constraint.kind {
       let growth = allocateID(constraint)
@@ -367,7 +377,7 @@ public final class LayoutEngine {
   }
 
   private func addOrFail(_ id: Int32, _ constraint: Constraint) {
-    guard storedRefusal == nil else { return }
+    guard !isRefused else { return }
     do throws(SolverError) {
       try storedSolver.add(ConstraintID(id), constraint)
     } catch {
@@ -403,7 +413,7 @@ public final class LayoutEngine {
 
   private func removeFromSolver(_ id: Int32) {
     guard id >= 0 else { return }
-    guard refusal == nil else { return freeID(id) }
+    guard !hasRefused else { return freeID(id) }
     do throws(SolverError) {
       try solver.remove(ConstraintID(id))
     } catch {
@@ -423,7 +433,7 @@ public final class LayoutEngine {
   /// Sets one solver row's constant; a required row that cannot take it is broken first.
   private func setConstant(_ constant: Double, of constraint: LayoutConstraint, solverID id: Int32)
   {
-    guard id >= 0, refusal == nil else { return }
+    guard id >= 0, !hasRefused else { return }
     do throws(SolverError) {
       try solver.setConstant(ConstraintID(id), constant)
     } catch {
@@ -443,7 +453,7 @@ public final class LayoutEngine {
   /// resistance priorities).
   func priorityDidChange(_ constraint: LayoutConstraint) {
     counters.prioritiesChanged += 1
-    guard refusal == nil else { return }
+    guard !hasRefused else { return }
     if case .contentSize(let hugging, let resistance) = constraint.kind {
       setPriorityOrFail(constraint.solverID, optional(hugging))
       setPriorityOrFail(constraint.secondSolverID, optional(resistance))
@@ -467,7 +477,7 @@ public final class LayoutEngine {
   }
 
   private func setPriorityOrFail(_ id: Int32, _ priority: LayoutPriority) {
-    guard refusal == nil else { return }
+    guard !hasRefused else { return }
     do throws(SolverError) {
       try solver.setPriority(ConstraintID(id), priority)
     } catch {
