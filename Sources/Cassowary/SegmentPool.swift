@@ -256,16 +256,15 @@ struct SegmentPool<Element: PoolElement> {
     guard used > Self.largestBlock else { return compactIntoOneBlock(&segments, holding: used) }
     let blockCount = blockStarts.count
     // The block each unit lies in; for each block, the elements of its live segments and a
-    // list of them (`first[block]`, then `following[segment]`, -1 ending it).
+    // list of them: `first[block]`, then each segment's `capacity` names the next (-1 ends
+    // it), a field the compaction rewrites anyway and a list that allocates nothing more.
     var unitBlock = ManualArray<Int32>(repeating: 0, count: units.count)
     var first = ManualArray<Int32>(repeating: -1, count: blockCount)
     var elements = ManualArray<Int>(repeating: 0, count: blockCount)
-    var following = ManualArray<Int32>(repeating: -1, count: segments.count)
     defer {
       unitBlock.deallocate()
       first.deallocate()
       elements.deallocate()
-      following.deallocate()
     }
     for block in 0..<blockCount {
       let end = block + 1 < blockCount ? Int(blockStarts[block + 1]) : units.count
@@ -277,7 +276,6 @@ struct SegmentPool<Element: PoolElement> {
     let blockOfUnit = unitBlock.pointer(from: 0, length: unitBlock.count)
     let heads = first.pointer(from: 0, length: blockCount)
     let sizes = elements.pointer(from: 0, length: blockCount)
-    let links = following.pointer(from: 0, length: segmentCount)
     var live = 0
     var moved = 0
     // Backwards, so that each list comes out in the segments' order, as they are copied.
@@ -289,7 +287,7 @@ struct SegmentPool<Element: PoolElement> {
       }
       precondition(segment.start >= 0 && segment.start < taken, "a segment outside the pool")
       let block = Int(blockOfUnit[Int(segment.start) >> Self.unitShift])
-      links[index] = heads[block]
+      all[index].capacity = heads[block]
       heads[block] = Int32(index)
       sizes[block] += Int(segment.count)
       moved += Int(segment.count)
@@ -315,13 +313,15 @@ struct SegmentPool<Element: PoolElement> {
         for member in block..<end {
           var index = Int(heads[member])
           while index >= 0 {
-            let segment = all[index]
+            let next = Int(all[index].capacity)
+            let segment = Segment(
+              start: all[index].start, count: all[index].count, capacity: all[index].count)
             let start = compacted.cut(Int(segment.count))
             let from = slots(of: segment)
             let to = compacted.address(of: start)
             for offset in 0..<Int(segment.count) { to[offset] = from[offset] }
             all[index] = Segment(start: start, count: segment.count, capacity: segment.count)
-            index = Int(links[index])
+            index = next
           }
         }
       }
