@@ -7,6 +7,7 @@ extension View {
   /// Asks for an update-constraints pass on this view before the next layout.
   public func setNeedsUpdateConstraints() {
     needsUpdateConstraintsFlag = true
+    needsOwnUpdate = true
     markAncestorsForUpdatePass()
   }
 
@@ -18,9 +19,6 @@ extension View {
       ancestor = view.superview
     }
   }
-
-  /// Whether the update pass has work at this view itself.
-  private var needsOwnUpdate: Bool { needsUpdateConstraintsFlag || needsSystemConstraintsUpdate }
 
   /// Whether an update-constraints pass is pending for this view.
   public var needsUpdateConstraints: Bool { needsUpdateConstraintsFlag }
@@ -53,7 +51,7 @@ extension View {
     if needsOwnUpdate {
       let requested = needsUpdateConstraintsFlag
       needsUpdateConstraintsFlag = false
-      needsSystemConstraintsUpdate = false
+      needsOwnUpdate = false
       if systemConstraintsDirty { updateSystemConstraints() }
       if requested { updateConstraints() }
     }

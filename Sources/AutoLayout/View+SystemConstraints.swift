@@ -8,7 +8,7 @@ extension View {
   /// and remade its own arrangement for nothing, in a second round of the same pass.
   func markSystemConstraintsDirty() {
     systemConstraintsDirty = true
-    needsSystemConstraintsUpdate = true
+    needsOwnUpdate = true
     markAncestorsForUpdatePass()
   }
 

@@ -43,10 +43,10 @@ open class View: LayoutItem {
   var needsUpdateConstraintsFlag = true
   var subtreeNeedsUpdateConstraints = true
   var systemConstraintsDirty = true
-  /// Whether the update pass must visit this view for its system constraints alone (it entered
-  /// the engine, its intrinsic size or autoresizing changed): that does not call
-  /// ``updateConstraints()``, as a ``setNeedsUpdateConstraints()`` does.
-  var needsSystemConstraintsUpdate = false
+  /// Whether the update pass has work at this view itself: its system constraints (it entered
+  /// the engine, its intrinsic size or autoresizing changed), or ``updateConstraints()`` when
+  /// ``needsUpdateConstraintsFlag`` says so. One flag, so that the pass reads two per subview.
+  var needsOwnUpdate = true
 
   var autoresizingConstraints: [LayoutConstraint] = []
   /// Subviews whose solver values changed since this view last laid them out.
