@@ -71,58 +71,41 @@ open class StackView: View {
   /// The axis the views are laid out along.
   public final var axis: LayoutAttribute.Axis {
     get { storedAxis }
-    set {
-      let changed = newValue != storedAxis
-      storedAxis = newValue
-      arrangementDidChange(changed)
-    }
+    set { arrangementDidChange(Self.replace(&storedAxis, with: newValue)) }
   }
   /// How the views share the length along the axis.
   public final var distribution: Distribution {
     get { storedDistribution }
-    set {
-      let changed = newValue != storedDistribution
-      storedDistribution = newValue
-      arrangementDidChange(changed)
-    }
+    set { arrangementDidChange(Self.replace(&storedDistribution, with: newValue)) }
   }
   /// How the views sit across the axis.
   public final var alignment: Alignment {
     get { storedAlignment }
-    set {
-      let changed = newValue != storedAlignment
-      storedAlignment = newValue
-      arrangementDidChange(changed)
-    }
+    set { arrangementDidChange(Self.replace(&storedAlignment, with: newValue)) }
   }
   /// The space between adjacent views (the least space for the equal-spacing distributions).
   public final var spacing: Double {
     get { storedSpacing }
-    set {
-      let changed = newValue != storedSpacing
-      storedSpacing = newValue
-      arrangementDidChange(changed)
-    }
+    set { arrangementDidChange(Self.replace(&storedSpacing, with: newValue)) }
   }
   /// Whether the views are laid out inside the stack's layout margins instead of its edges.
   public final var isLayoutMarginsRelativeArrangement: Bool {
     get { storedMarginsRelative }
-    set {
-      let changed = newValue != storedMarginsRelative
-      storedMarginsRelative = newValue
-      arrangementDidChange(changed)
-    }
+    set { arrangementDidChange(Self.replace(&storedMarginsRelative, with: newValue)) }
   }
   /// Whether a vertical stack measures its spacing from one view's last baseline to the next
   /// view's first baseline.
   public final var isBaselineRelativeArrangement: Bool {
     get { storedBaselineRelative }
-    set {
-      let changed = newValue != storedBaselineRelative
-      storedBaselineRelative = newValue
-      arrangementDidChange(changed)
-    }
+    set { arrangementDidChange(Self.replace(&storedBaselineRelative, with: newValue)) }
   }
+  /// Sets `stored` to `value`; returns whether that changed it.
+  @inline(__always)
+  private static func replace<T: Equatable>(_ stored: inout T, with value: T) -> Bool {
+    defer { stored = value }
+    return stored != value
+  }
+
   var storedAxis: LayoutAttribute.Axis = .horizontal
   var storedDistribution: Distribution = .fill
   var storedAlignment: Alignment = .fill
