@@ -6,11 +6,7 @@ open class LayoutGuide: LayoutItem {
   public var identifier: String
   /// The view that owns the guide (its constraints live in that view's tree); unowned: a view
   /// that goes sets it to `nil`.
-  public var owningView: View? { storedOwningView }
-  /// Behind ``owningView``: internal, so that the compiler sees every access and checks them
-  /// statically (see ``LayoutConstraint/storedConstant``); a guide's owner is read per
-  /// constraint that lowers it.
-  unowned(safe) var storedOwningView: View?
+  public internal(set) unowned(safe) var owningView: View?
 
   /// A guide named `identifier`; add it to a view with ``View/addLayoutGuide(_:)``.
   public init(identifier: String = "") {
@@ -18,7 +14,7 @@ open class LayoutGuide: LayoutItem {
     super.init()
   }
 
-  override var hostView: View? { storedOwningView }
+  override var hostView: View? { owningView }
 
   public override var layoutDescription: String {
     let name = "\(String(describing: type(of: self))):\(address(of: self))"
@@ -27,7 +23,7 @@ open class LayoutGuide: LayoutItem {
 
   /// The guide's rectangle in its owning view's bounds, as of the solver's current values.
   public var layoutFrame: Rect {
-    guard let owner = storedOwningView, let engine = owner.layoutEngine,
+    guard let owner = owningView, let engine = owner.layoutEngine,
       let rect = engine.alignmentRect(of: self)
     else { return .zero }
     let origin: Point

@@ -189,8 +189,8 @@ extension StackView {
   func appendWantedConstraints(to result: inout [Wanted]) {
     // Filtered only when a view is hidden: else the list is shared, not copied.
     let visible =
-      storedArrangedSubviews.contains { $0.isHidden }
-      ? storedArrangedSubviews.filter { !$0.isHidden } : storedArrangedSubviews
+      arrangedSubviews.contains { $0.isHidden }
+      ? arrangedSubviews.filter { !$0.isHidden } : arrangedSubviews
     let along = AxisAttributes(storedAxis)
     let across = AxisAttributes(storedAxis == .horizontal ? .vertical : .horizontal)
     if !visible.isEmpty {
@@ -358,7 +358,7 @@ extension StackView {
     into result: inout [Wanted]
   ) {
     // The canvas only when needed: asking an empty stack for it would make its margins guide.
-    for (index, view) in storedArrangedSubviews.enumerated() where view.isHidden {
+    for (index, view) in arrangedSubviews.enumerated() where view.isHidden {
       let canvas = self.canvas
       func add(
         _ item1: LayoutItem, _ attribute1: LayoutAttribute, _ item2: LayoutItem?,
@@ -373,7 +373,7 @@ extension StackView {
       }
       add(view, along.size, nil, .notAnAttribute, priority: 999.999, "UISV-hiding")
       if index > 0 {
-        let previous = storedArrangedSubviews[index - 1]
+        let previous = arrangedSubviews[index - 1]
         add(
           view, along.leading, previous, along.trailing,
           constant: previous.isHidden ? 0 : spacing(after: previous) / 2, priority: 50,

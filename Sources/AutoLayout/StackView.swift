@@ -50,9 +50,7 @@ open class StackView: View {
   public static let spacingUseDefault = Double.greatestFiniteMagnitude
 
   /// The views the stack lays out, in order. Each is also a subview.
-  public var arrangedSubviews: [View] { storedArrangedSubviews }
-  /// Behind ``arrangedSubviews`` (internal, as ``storedAxis`` is).
-  var storedArrangedSubviews: [View] = []
+  public private(set) var arrangedSubviews: [View] = []
   /// The constraints the stack made and keeps (active), in the order they were made.
   public var arrangementConstraints: [LayoutConstraint] { storedArrangementConstraints }
   /// Behind ``arrangementConstraints`` (internal, as ``storedAxis`` is).
@@ -121,18 +119,18 @@ open class StackView: View {
 
   deinit {
     // Arranged views hold their stack view unowned (see `View.arrangingStackView`).
-    for view in storedArrangedSubviews { view.arrangingStackView = nil }
+    for view in arrangedSubviews { view.arrangingStackView = nil }
   }
 
   override func compactLists() {
     super.compactLists()
-    storedArrangedSubviews.shrinkToFreshCapacity()
+    arrangedSubviews.shrinkToFreshCapacity()
     gapGuides.shrinkToFreshCapacity()
   }
 
   /// Adds `view` at the end of the arranged views (and as a subview if it is not one).
   public func addArrangedSubview(_ view: View) {
-    insertArrangedSubview(view, at: storedArrangedSubviews.count)
+    insertArrangedSubview(view, at: arrangedSubviews.count)
   }
 
   /// Inserts `view` among the arranged views at `index`; a view already arranged moves there.
@@ -140,24 +138,24 @@ open class StackView: View {
   public func insertArrangedSubview(_ view: View, at index: Int) {
     precondition(view !== self, "a stack view cannot arrange itself")
     var index = index
-    if let existing = storedArrangedSubviews.firstIndex(where: { $0 === view }) {
-      storedArrangedSubviews.remove(at: existing)
+    if let existing = arrangedSubviews.firstIndex(where: { $0 === view }) {
+      arrangedSubviews.remove(at: existing)
       if existing < index { index -= 1 }
     }
     precondition(
-      index >= 0 && index <= storedArrangedSubviews.count, "index \(index) out of range")
+      index >= 0 && index <= arrangedSubviews.count, "index \(index) out of range")
     if view.superview !== self { addSubview(view) }
     view.translatesAutoresizingMaskIntoConstraints = false
     view.arrangingStackView = self
-    storedArrangedSubviews.insert(view, at: index)
+    arrangedSubviews.insert(view, at: index)
     arrangementDidChange(true)
   }
 
   /// Stops arranging `view`; it stays a subview, as in UIKit (remove it from its superview to
   /// take it out of the tree).
   public func removeArrangedSubview(_ view: View) {
-    guard let index = storedArrangedSubviews.firstIndex(where: { $0 === view }) else { return }
-    storedArrangedSubviews.remove(at: index)
+    guard let index = arrangedSubviews.firstIndex(where: { $0 === view }) else { return }
+    arrangedSubviews.remove(at: index)
     customSpacings[ObjectIdentifier(view)] = nil
     if view.arrangingStackView === self { view.arrangingStackView = nil }
     arrangementDidChange(true)

@@ -2,10 +2,9 @@
 /// intrinsic content size (with its hugging and compression resistance priorities), and those
 /// that pin its margins and safe-area guides.
 extension View {
-  /// Asks the next update pass to remake this view's system constraints. A stack view's
-  /// arrangement does not depend on them, so this does not run its ``updateConstraints()``:
-  /// each stack of a nested grid entered the engine when its container's arrangement was made,
-  /// and remade its own arrangement for nothing, in a second round of the same pass.
+  /// Asks the next update pass to remake this view's system constraints, without a call to its
+  /// ``updateConstraints()``: a stack's arrangement does not depend on them, and a stack nested
+  /// in another enters the engine in the pass that arranges it.
   func markSystemConstraintsDirty() {
     systemConstraintsDirty = true
     needsOwnUpdate = true

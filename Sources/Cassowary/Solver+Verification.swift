@@ -181,9 +181,7 @@ extension Solver {
       func enter(_ symbol: Int32) {
         state[Int(symbol)] = 1
         var cells: [Int32] = []
-        tableau.forEachCell(of: basicRow[Int(symbol)]) { inner, _ in
-          if isBasicExternal(inner) { cells.append(inner) }
-        }
+        appendBasicExternals(of: basicRow[Int(symbol)], to: &cells)
         path.append((symbol, cells, 0))
       }
       enter(Int32(start))
