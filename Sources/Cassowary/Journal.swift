@@ -29,11 +29,21 @@ struct Journal: ManuallyAllocated {
     var cellCount: Int
   }
 
+  /// A row's constant as it was before a change that moved only the constant.
+  struct SavedConstant {
+    var row: Int32
+    var constant: Double
+  }
+
   private(set) var isActive = false
   private var epoch: UInt32 = 0
   private var savedEpoch = ManualArray<UInt32>()
   var savedRows = ManualArray<SavedRow>()
   var savedCells = ManualArray<Cell>()
+  /// Constants of rows whose cells the transaction has not changed (yet), logged one by one
+  /// (see ``Solver/saveConstant(of:)``); a row copied whole later is copied with its new
+  /// constant, which the rollback then puts back from here.
+  var savedConstants = ManualArray<SavedConstant>()
   /// Cells of objective rows, logged one by one before they change (see ``Solver/saveCells``).
   var savedObjectiveCells = ManualArray<SavedCell>()
   var createdRows = ManualArray<Int32>()
@@ -58,7 +68,8 @@ struct Journal: ManuallyAllocated {
 
   /// Bytes held by the log's buffers.
   var bytes: Int {
-    savedEpoch.bytes + savedRows.bytes + savedCells.bytes + createdRows.bytes
+    savedEpoch.bytes + savedRows.bytes + savedCells.bytes + savedConstants.bytes
+      + createdRows.bytes
       + createdSymbols.bytes + pendingRows.bytes + pendingSymbols.bytes + createdLevels.bytes
       + savedObjectiveCells.bytes + valueMarks.bytes + savedParameters.bytes
   }
@@ -68,6 +79,7 @@ struct Journal: ManuallyAllocated {
     copy.savedEpoch = savedEpoch.copy()
     copy.savedRows = savedRows.copy()
     copy.savedCells = savedCells.copy()
+    copy.savedConstants = savedConstants.copy()
     copy.savedObjectiveCells = savedObjectiveCells.copy()
     copy.createdRows = createdRows.copy()
     copy.createdSymbols = createdSymbols.copy()
@@ -85,6 +97,7 @@ struct Journal: ManuallyAllocated {
     savedEpoch.deallocate()
     savedRows.deallocate()
     savedCells.deallocate()
+    savedConstants.deallocate()
     savedObjectiveCells.deallocate()
     createdRows.deallocate()
     createdSymbols.deallocate()
@@ -100,6 +113,7 @@ struct Journal: ManuallyAllocated {
     savedEpoch.trimExcessCapacity()
     savedRows.trimExcessCapacity()
     savedCells.trimExcessCapacity()
+    savedConstants.trimExcessCapacity()
     savedObjectiveCells.trimExcessCapacity()
     valueMarks.trimExcessCapacity()
     savedParameters.trimExcessCapacity()
@@ -132,6 +146,7 @@ struct Journal: ManuallyAllocated {
     isActive = false
     savedRows.removeAllKeepingCapacity()
     savedCells.removeAllKeepingCapacity()
+    savedConstants.removeAllKeepingCapacity()
     savedObjectiveCells.removeAllKeepingCapacity()
     createdRows.removeAllKeepingCapacity()
     createdSymbols.removeAllKeepingCapacity()
@@ -193,6 +208,16 @@ extension Solver {
       Journal.SavedRow(
         row: row, subject: rowSubject[Int(row)], constant: tableau.constant(of: row),
         firstCell: first, cellCount: journal.savedCells.count - first))
+  }
+
+  /// Logs `row`'s constant before a change that moves only the constant (a constant change
+  /// shifting the rows that hold a marker): a row whose cells stay as they are needs no copy,
+  /// and a required constant's change may move the constants of a thousand long rows.
+  @inline(__always)
+  mutating func saveConstant(of row: Int32) {
+    guard journal.isActive, !journal.isClaimed(row) else { return }
+    journal.savedConstants.append(
+      Journal.SavedConstant(row: row, constant: tableau.constant(of: row)))
   }
 
   /// Before `target` loses its cell of `replaced` and gains a multiple of `source` (if any):
@@ -266,6 +291,11 @@ extension Solver {
         basicRow[Int(saved.subject)] = saved.row
         markValueDirty(symbol: saved.subject)
       }
+    }
+    // Latest first, so that each constant ends as it was before its first change; a row copied
+    // whole after its constant moved was restored above with the moved constant.
+    for saved in journal.savedConstants.reversed() {
+      tableau.setConstant(saved.constant, of: saved.row)
     }
     // A variable the transaction made basic is a parameter again: its value is 0 once more,
     // and what was evaluated from it meanwhile must be evaluated again.

@@ -211,7 +211,7 @@ extension Solver {
   }
 
   private mutating func changeConstant(of row: Int32, by delta: Double) {
-    if journal.isActive { save(row) }
+    saveConstant(of: row)
     tableau.setConstant(tableau.constant(of: row) + delta, of: row)
     noteConstantChanged(row: row, subject: rowSubject[Int(row)])
   }
@@ -219,14 +219,17 @@ extension Solver {
   /// A row of a redundant required equality (a dummy subject) whose constant is no longer
   /// zero after a constant change, if any: its constraints contradict each other.
   private mutating func inconsistentRow() -> Int32? {
-    for index in journal.savedRows.indices {
-      let row = journal.savedRows[index].row
+    func isInconsistent(_ row: Int32) -> Bool {
       let subject = rowSubject[Int(row)]
-      if subject >= 0, symbolKind[Int(subject)] == .dummy,
-        abs(tableau.constant(of: row)) > valueTolerance
-      {
-        return row
-      }
+      return subject >= 0 && symbolKind[Int(subject)] == .dummy
+        && abs(tableau.constant(of: row)) > valueTolerance
+    }
+    for index in journal.savedConstants.indices
+    where isInconsistent(journal.savedConstants[index].row) {
+      return journal.savedConstants[index].row
+    }
+    for index in journal.savedRows.indices where isInconsistent(journal.savedRows[index].row) {
+      return journal.savedRows[index].row
     }
     return nil
   }
