@@ -142,8 +142,7 @@ open class StackView: View {
       arrangedSubviews.remove(at: existing)
       if existing < index { index -= 1 }
     }
-    precondition(
-      index >= 0 && index <= arrangedSubviews.count, "index \(index) out of range")
+    precondition(index >= 0 && index <= arrangedSubviews.count, "index \(index) out of range")
     if view.superview !== self { addSubview(view) }
     view.translatesAutoresizingMaskIntoConstraints = false
     view.arrangingStackView = self

@@ -273,13 +273,14 @@ func propertyCaseCount(_ standard: Int) -> Int {
           Variable(0), Double(Int.random(in: -50...50, using: &generator.random)))
         try dense.suggestValue(Variable(0), sparse.value(of: Variable(0)))
         sparse.forEachChangedValue { _, _ in }
-        let before = sparse.snapshot(variables)
+        let before = (sparse: sparse.snapshot(variables), dense: dense.snapshot(variables))
         let refusedSparse = (try? sparse.setConstant(id, constant)) == nil
         let refusedDense = (try? dense.setConstant(id, constant)) == nil
         #expect(refusedSparse == refusedDense, "seed \(seed): \(id) \(constraint) to \(constant)")
         if refusedSparse {
           refusals += 1
-          #expect(sparse.snapshot(variables) == before, "seed \(seed): refusing \(id) changed it")
+          #expect(sparse.snapshot(variables) == before.sparse, "seed \(seed): refusing \(id)")
+          #expect(dense.snapshot(variables) == before.dense, "seed \(seed): dense, \(id)")
         }
         let defects = (sparse as! SparseSolver).structuralDefects()
         #expect(defects.isEmpty, "seed \(seed): \(defects)")
