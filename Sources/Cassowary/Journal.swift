@@ -63,6 +63,7 @@ struct Journal: ManuallyAllocated {
   var logsValues = true
   var pivotCount = 0
   var substitutedRows = 0
+  var expandedDefinitions = 0
   var breakpointsPassed = 0
   var degenerateLongSteps = 0
 
@@ -164,6 +165,7 @@ extension Solver {
     journal.begin()
     journal.pivotCount = pivotCount
     journal.substitutedRows = substitutedRows
+    journal.expandedDefinitions = expandedDefinitions
     journal.breakpointsPassed = breakpointsPassed
     journal.degenerateLongSteps = degenerateLongSteps
     journal.dirtyCount = dirtyVariables.count
@@ -314,6 +316,7 @@ extension Solver {
     infeasible.removeAllKeepingCapacity()
     pivotCount = journal.pivotCount
     substitutedRows = journal.substitutedRows
+    expandedDefinitions = journal.expandedDefinitions
     breakpointsPassed = journal.breakpointsPassed
     degenerateLongSteps = journal.degenerateLongSteps
     for priority in journal.createdLevels {

@@ -104,6 +104,10 @@ public struct SolverStatistics: Equatable, Sendable {
   /// beyond their own row. Deterministic, so tests can bound how an operation's work grows with
   /// the system (a pivot whose symbol sits in every row is what makes a solver quadratic).
   public var substitutedRows: Int = 0
+  /// Definitions substituted into rows since the solver was made, to write a row over
+  /// non-basic symbols only (a new optional row, a restricted row). Deterministic, like
+  /// ``substitutedRows``: a row reaching through a chain of definitions costs the chain.
+  public var expandedDefinitions: Int = 0
   /// Breakpoints of optional constraints the primal simplex passed in long steps instead of
   /// pivoting at each (each pass is a pivot inside one row, counted in ``pivots`` too).
   public var breakpointsPassed: Int = 0

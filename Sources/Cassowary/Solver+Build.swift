@@ -61,6 +61,10 @@ extension Solver {
       // The variables' tables and the records at the size the batch grows them to, at once.
       growVariables(to: plan.variableCount)
       records.reserveCapacity(plan.recordCount)
+      // The batch's size preferences count from its start: a layout adds them after the
+      // inequalities between the views they size.
+      swap(&plannedSizePreferences, &plan.sizePreferences)
+      defer { plannedSizePreferences = [] }
       // Whether every definition so far is a matched equality's, as written (or expanded
       // within its own chain): then a matched equality alone in its block of the plan cannot
       // close a cycle of definitions, since every such cycle is one of the plan's blocks, and
@@ -188,6 +192,8 @@ extension Solver {
     var variableCount: Int
     /// One more than the largest constraint id in the batch.
     var recordCount: Int
+    /// Which variables a size preference of the batch mentions, by id.
+    var sizePreferences: [Bool]
     /// Whether each constraint of ``leadingRun`` is alone in its block of the plan (no other
     /// equality needs it, directly or not, while it needs them): found on first use.
     var alone: [Bool]? = nil
@@ -237,6 +243,7 @@ extension Solver {
     let variableCount = Int(largestVariable) + 1
     var seen = [Bool](repeating: false, count: Int(largestID) + 1)
     var avoided = [Bool](repeating: false, count: variableCount)
+    var sizePreferences = [Bool](repeating: false, count: variableCount)
     var known = [Bool](repeating: false, count: variableCount)
     for id in 0..<min(variableCount, variableSymbol.count) {
       // The plan matches only variables new to the tableau: defining one that its rows
@@ -261,6 +268,9 @@ extension Solver {
       guard !seen[id] else { return nil }
       seen[id] = true
       let constraint = constraints[index].1
+      if Self.isSizePreference(constraint) {
+        sizePreferences[Int(constraint.expression.terms[0].variable.id)] = true
+      }
       guard constraint.relation == .equal && constraint.priority.isRequired else {
         for term in constraint.expression.terms { avoided[Int(term.variable.id)] = true }
         continue
@@ -304,6 +314,7 @@ extension Solver {
     }
     return BuildPlan(
       subjects: subjects, leadingRun: run, incidence: incidence, matching: matching,
-      equalityIndices: equalityIndices, variableCount: variableCount, recordCount: seen.count)
+      equalityIndices: equalityIndices, variableCount: variableCount, recordCount: seen.count,
+      sizePreferences: sizePreferences)
   }
 }

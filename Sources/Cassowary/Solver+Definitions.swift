@@ -22,6 +22,30 @@ extension Solver {
     symbolKind[Int(symbol)] == .external && basicRow[Int(symbol)] >= 0
   }
 
+  /// The lowest-id non-basic external symbol of `row` that no size preference mentions
+  /// (``isSizePreference(_:)``), else the lowest-id non-basic external symbol, if any: the
+  /// subject a required inequality takes.
+  ///
+  /// A row of a form is linked to the one above by inequalities ("at least 8 below"), and each
+  /// of its views has size preferences on its height. Defining a height by an inequality makes
+  /// the height's preferences reach through the inequality's chain: given the row above's
+  /// height from the row's position, every preference of a height above expands through every
+  /// row below, which is quadratic in the rows. Positions defined from positions keep each
+  /// preference a row or two long, whichever way the chain is written.
+  func preferredParametricExternal(in row: Int32) -> Int32? {
+    var lowest = Int32.max
+    var lowestFree = Int32.max
+    tableau.forEachCell(of: row) { symbol, coefficient in
+      guard symbol < lowestFree, symbolKind[Int(symbol)] == .external,
+        basicRow[Int(symbol)] < 0, abs(coefficient) > pivotTolerance
+      else { return }
+      if !hasSizePreference(symbolVariable[Int(symbol)]) { lowestFree = symbol }
+      lowest = min(lowest, symbol)
+    }
+    if lowestFree != .max { return lowestFree }
+    return lowest == .max ? nil : lowest
+  }
+
   /// The lowest-id non-basic external symbol of `row`, if any.
   func lowestParametricExternal(in row: Int32) -> Int32? {
     var lowest = Int32.max
@@ -85,17 +109,81 @@ extension Solver {
   /// those it refers to, so that by the time a variable is replaced every path to it has added
   /// its coefficient. Expanding as variables turn up instead would redo a shared definition once
   /// per path: exponential on a chain of diamonds.
-  mutating func expand(_ row: Int32, downstreamOf subject: Int32) {
+  ///
+  /// With `cancelling`, a row that reaches more than ``deepExpansionLimit`` definitions is
+  /// first expanded one definition at a time (``expandByCancellation(_:)``), and fully only if
+  /// that does not end.
+  mutating func expand(_ row: Int32, downstreamOf subject: Int32, cancelling: Bool = false) {
     nextVisitEpoch()
     var order = takeScratch()
     var stack = takeScratch()
-    Self.orderDefinitions(
+    defer {
+      returnScratch(stack)
+      returnScratch(order)
+    }
+    let complete = Self.orderDefinitions(
       reachedFrom: row, downstreamOf: subject, in: tableau, symbolKind, basicRow,
-      marked: symbolMark, markEpoch, visits: visitMark, visitEpoch, &stack, &order)
+      marked: symbolMark, markEpoch, visits: visitMark, visitEpoch, &stack, &order,
+      limit: cancelling ? deepExpansionLimit : .max)
+    if !complete {
+      if expandByCancellation(row) { return }
+      nextVisitEpoch()
+      stack.removeAll(keepingCapacity: true)
+      order.removeAll(keepingCapacity: true)
+      _ = Self.orderDefinitions(
+        reachedFrom: row, downstreamOf: subject, in: tableau, symbolKind, basicRow,
+        marked: symbolMark, markEpoch, visits: visitMark, visitEpoch, &stack, &order)
+    }
     order.reverse()
+    expandedDefinitions += order.count
     tableau.substituteDefinitions(of: order, in: row, definitions: basicRow)
-    returnScratch(stack)
-    returnScratch(order)
+  }
+
+  /// How many definitions a new optional row may reach before it is expanded one definition at a
+  /// time first (``expand(_:downstreamOf:cancelling:)``).
+  var deepExpansionLimit: Int { 32 }
+
+  /// Expands `row` one definition at a time, each time the one that no other definition in the
+  /// row refers to, for at most ten steps while the row stays short; returns whether no basic
+  /// external is left (false leaves the row partly expanded, equal to what it was).
+  ///
+  /// A chain of definitions deep enough to cost a full expansion often cancels within a step or
+  /// two: "a top is 8 below the one above" mentions two positions whose definitions differ by
+  /// one link, however long the chain above them. The full expansion walks the whole chain to
+  /// order its definitions before any coefficient cancels; expanding the lower position first
+  /// cancels the upper one at once. A definition expanded early (one that a definition outside
+  /// the row refers to) only comes back to be expanded again, so the result is the same.
+  ///
+  /// - Complexity: O(steps × (cells of the row and of the definitions it holds)), ten steps at most.
+  mutating func expandByCancellation(_ row: Int32) -> Bool {
+    var basics = takeScratch()
+    defer { returnScratch(basics) }
+    for _ in 0..<10 {
+      basics.removeAll(keepingCapacity: true)
+      appendBasicExternals(of: row, to: &basics)
+      if basics.isEmpty { return true }
+      guard basics.count <= 8, tableau.cellCount(of: row) <= 24 else { return false }
+      var chosen: Int32 = -1
+      for candidate in basics {
+        var isReferred = false
+        for other in basics where other != candidate {
+          if tableau.coefficient(of: candidate, in: basicRow[Int(other)]) != 0 {
+            isReferred = true
+            break
+          }
+        }
+        if !isReferred {
+          chosen = candidate
+          break
+        }
+      }
+      guard chosen >= 0 else { return false }
+      let coefficient = tableau.coefficient(of: chosen, in: row)
+      tableau.removeCell(for: chosen, from: row)
+      tableau.add(row: basicRow[Int(chosen)], times: coefficient, to: row)
+      expandedDefinitions += 1
+    }
+    return false
   }
 
   /// Appends to `order` the definitions ``expand(_:downstreamOf:)`` replaces, each after the
@@ -111,8 +199,8 @@ extension Solver {
     _ symbolKind: ManualArray<SymbolKind>, _ basicRow: ManualArray<Int32>,
     marked marks: ManualArray<UInt32>, _ markEpoch: UInt32,
     visits: ManualArray<UInt32>, _ visitEpoch: UInt32, _ stack: inout [Int32],
-    _ order: inout [Int32]
-  ) {
+    _ order: inout [Int32], limit: Int = .max
+  ) -> Bool {
     func appendSelected(of row: Int32, _ visits: ManualArray<UInt32>, to stack: inout [Int32]) {
       tableau.forEachCell(of: row) { symbol, _ in
         guard visits[Int(symbol)] != visitEpoch, isBasicExternal(symbol, symbolKind, basicRow)
@@ -123,6 +211,7 @@ extension Solver {
       }
     }
     appendSelected(of: row, visits, to: &stack)
+    var visited = 0
     while let top = stack.popLast() {
       if top < 0 {
         order.append(~top)
@@ -130,9 +219,12 @@ extension Solver {
       }
       guard visits[Int(top)] != visitEpoch else { continue }
       visits[Int(top)] = visitEpoch
+      visited += 1
+      if visited > limit { return false }
       stack.append(~top)
       appendSelected(of: basicRow[Int(top)], visits, to: &stack)
     }
+    return true
   }
 
   /// Starts a new depth-first visit: every symbol reads as unvisited.

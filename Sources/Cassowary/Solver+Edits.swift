@@ -149,6 +149,8 @@ extension Solver {
       commit()
       retainLevel(tag.priority)
       releaseLevel(record.tag.priority)
+      countSizePreference(record.constraint, by: -1)
+      countSizePreference(changed, by: 1)
       records[Int(id.rawValue)] = ConstraintRecord(constraint: changed, tag: tag)
     }
     optimizeUnlessBatching()

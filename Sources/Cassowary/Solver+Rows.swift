@@ -47,9 +47,14 @@ extension Solver {
       //   nothing defines turns up (closing a row of equal widths reaches the first width in
       //   two levels), and only when none does is it expanded fully, for the textbook path.
       // An optional row is expanded fully at once: its own pair can always be its subject.
+      // A required inequality prefers a variable that no size preference mentions
+      // (``preferredParametricExternal(in:)``).
       var levels = 0
       while true {
-        while let external = lowestParametricExternal(in: row) {
+        while let external =
+          constraint.relation == .equal || !constraint.priority.isRequired
+          ? lowestParametricExternal(in: row) : preferredParametricExternal(in: row)
+        {
           resolveCycles(in: row, subject: external)
           if abs(tableau.coefficient(of: external, in: row)) > pivotTolerance {
             if asWritten != RowRole.none { dropRow(asWritten) }
@@ -84,7 +89,7 @@ extension Solver {
         }
         levels += 1
       }
-      expandFully(row)
+      expand(row, downstreamOf: RowRole.none, cancelling: !constraint.priority.isRequired)
       if tableau.constant(of: row) < 0 { tableau.scale(row: row, by: -1) }
     }
     if tableau.constant(of: row) == 0, symbolKind[Int(tag.marker)] == .slack,

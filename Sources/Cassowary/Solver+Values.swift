@@ -102,6 +102,7 @@ extension Solver {
     noteBuilt()
     pivotCount += saved.pivotCount
     substitutedRows += saved.substitutedRows
+    expandedDefinitions += saved.expandedDefinitions
     breakpointsPassed += saved.breakpointsPassed
     degenerateLongSteps += saved.degenerateLongSteps
     refactorizations = saved.refactorizations
@@ -191,6 +192,7 @@ extension Solver {
       constraints: constraintCount, variables: liveVariables, symbols: liveSymbols, rows: rows,
       cells: tableau.totalCells, maximumRowCells: maximumRowCells,
       priorityLevels: levelOrder.count, pivots: pivotCount, substitutedRows: substitutedRows,
+      expandedDefinitions: expandedDefinitions,
       breakpointsPassed: breakpointsPassed, degenerateLongSteps: degenerateLongSteps,
       refactorizations: refactorizations,
       tableauBytes: tableau.bytes,

@@ -48,6 +48,8 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   var pivotCount = 0
   /// Rows rewritten by substituting a new basic symbol (see ``SolverStatistics/substitutedRows``).
   var substitutedRows = 0
+  /// Definitions substituted into rows (see ``SolverStatistics/expandedDefinitions``).
+  var expandedDefinitions = 0
   var breakpointsPassed = 0
   /// Long steps that passed breakpoints without moving (see
   /// ``longStepLeavingRow(for:direction:minimizingArtificial:mayStayPut:)``).
@@ -82,6 +84,11 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   var breakpointHeap = Heap<Breakpoint>()
   var crossedRows: [Int32] = []
   var bestCosts: [LevelCost] = []
+  /// How many size preferences (``isSizePreference(_:)``) the solver holds on each variable, by
+  /// id, and which ones the batch being built adds (``add(contentsOf:)``): what a required
+  /// inequality avoids defining (``preferredParametricExternal(in:)``).
+  var sizePreferences: [Int32] = []
+  var plannedSizePreferences: [Bool] = []
 
   /// A solver keeping its tableau in `tableau`.
   public init(tableau: Tableau) {
@@ -161,6 +168,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     structuralChanges += 1
     retainLevel(tag.priority)
     retainVariables(of: constraint.expression)
+    countSizePreference(constraint, by: 1)
     optimizeUnlessBatching()
     tableau.compactIfWasteful()
     refactorIfWorn()
@@ -190,6 +198,33 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   mutating func removeRows(of record: ConstraintRecord) {
     removeTagged(record.tag)
     releaseVariables(of: record.constraint.expression)
+    countSizePreference(record.constraint, by: -1)
+  }
+
+  /// Whether `constraint` is a size preference: an optional constraint on one variable, as a
+  /// view's content hugging and compression resistance are.
+  static func isSizePreference(_ constraint: Constraint) -> Bool {
+    !constraint.priority.isRequired && constraint.expression.terms.count == 1
+  }
+
+  /// Adds `delta` to the count of size preferences on `constraint`'s variable, if it is one.
+  mutating func countSizePreference(_ constraint: Constraint, by delta: Int32) {
+    guard Self.isSizePreference(constraint) else { return }
+    let variable = Int(constraint.expression.terms[0].variable.id)
+    if sizePreferences.count <= variable {
+      let missing = variable + 1 - sizePreferences.count
+      sizePreferences.append(contentsOf: repeatElement(0, count: missing))
+    }
+    sizePreferences[variable] += delta
+  }
+
+  /// Whether a size preference the solver holds, or one the batch being built adds, mentions
+  /// the variable with id `variable`.
+  @inline(__always)
+  func hasSizePreference(_ variable: Int32) -> Bool {
+    let index = Int(variable)
+    return (index < sizePreferences.count && sizePreferences[index] > 0)
+      || (index < plannedSizePreferences.count && plannedSizePreferences[index])
   }
 
   /// Applies the removals a batch deferred, before any other operation or at the batch's end.
