@@ -212,7 +212,9 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     guard Self.isSizePreference(constraint) else { return }
     let variable = Int(constraint.expression.terms[0].variable.id)
     if sizePreferences.count <= variable {
-      let missing = variable + 1 - sizePreferences.count
+      // To the variables' tables' size at once (a planned build grows them first), not
+      // variable by variable.
+      let missing = max(variable + 1, variableSymbol.count) - sizePreferences.count
       sizePreferences.append(contentsOf: repeatElement(0, count: missing))
     }
     sizePreferences[variable] += delta
