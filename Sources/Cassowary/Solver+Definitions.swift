@@ -22,9 +22,9 @@ extension Solver {
     symbolKind[Int(symbol)] == .external && basicRow[Int(symbol)] >= 0
   }
 
-  /// The lowest-id non-basic external symbol of `row` that no size preference mentions
-  /// (``isSizePreference(_:)``), else the lowest-id non-basic external symbol, if any: the
-  /// subject a required inequality takes.
+  /// The lowest-id non-basic external symbol of `row`, if any. With `avoidingSizePreferences`
+  /// (a required inequality's subject), the lowest-id one that no size preference mentions
+  /// (``isSizePreference(_:)``) when there is one.
   ///
   /// A row of a form is linked to the one above by inequalities ("at least 8 below"), and each
   /// of its views has size preferences on its height. Defining a height by an inequality makes
@@ -32,30 +32,19 @@ extension Solver {
   /// height from the row's position, every preference of a height above expands through every
   /// row below, which is quadratic in the rows. Positions defined from positions keep each
   /// preference a row or two long, whichever way the chain is written.
-  func preferredParametricExternal(in row: Int32) -> Int32? {
+  func lowestParametricExternal(in row: Int32, avoidingSizePreferences: Bool = false) -> Int32? {
     var lowest = Int32.max
     var lowestFree = Int32.max
     tableau.forEachCell(of: row) { symbol, coefficient in
       guard symbol < lowestFree, symbolKind[Int(symbol)] == .external,
         basicRow[Int(symbol)] < 0, abs(coefficient) > pivotTolerance
       else { return }
-      if !hasSizePreference(symbolVariable[Int(symbol)]) { lowestFree = symbol }
+      if avoidingSizePreferences && !hasSizePreference(symbolVariable[Int(symbol)]) {
+        lowestFree = symbol
+      }
       lowest = min(lowest, symbol)
     }
     if lowestFree != .max { return lowestFree }
-    return lowest == .max ? nil : lowest
-  }
-
-  /// The lowest-id non-basic external symbol of `row`, if any.
-  func lowestParametricExternal(in row: Int32) -> Int32? {
-    var lowest = Int32.max
-    tableau.forEachCell(of: row) { symbol, coefficient in
-      if symbol < lowest && symbolKind[Int(symbol)] == .external && basicRow[Int(symbol)] < 0
-        && abs(coefficient) > pivotTolerance
-      {
-        lowest = symbol
-      }
-    }
     return lowest == .max ? nil : lowest
   }
 

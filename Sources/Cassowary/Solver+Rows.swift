@@ -48,12 +48,12 @@ extension Solver {
       //   two levels), and only when none does is it expanded fully, for the textbook path.
       // An optional row is expanded fully at once: its own pair can always be its subject.
       // A required inequality prefers a variable that no size preference mentions
-      // (``preferredParametricExternal(in:)``).
+      // (``lowestParametricExternal(in:avoidingSizePreferences:)``).
       var levels = 0
       while true {
-        while let external =
-          constraint.relation == .equal || !constraint.priority.isRequired
-          ? lowestParametricExternal(in: row) : preferredParametricExternal(in: row)
+        while let external = lowestParametricExternal(
+          in: row,
+          avoidingSizePreferences: constraint.relation != .equal && constraint.priority.isRequired)
         {
           resolveCycles(in: row, subject: external)
           if abs(tableau.coefficient(of: external, in: row)) > pivotTolerance {

@@ -86,7 +86,9 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   var bestCosts: [LevelCost] = []
   /// How many size preferences (``isSizePreference(_:)``) the solver holds on each variable, by
   /// id, and which ones the batch being built adds (``add(contentsOf:)``): what a required
-  /// inequality avoids defining (``preferredParametricExternal(in:)``).
+  /// inequality avoids defining (``lowestParametricExternal(in:avoidingSizePreferences:)``).
+  /// Not among the variables' tables (``growVariables(to:)``): a layout without size
+  /// preferences allocates none.
   var sizePreferences: [Int32] = []
   var plannedSizePreferences: [Bool] = []
 
