@@ -20,8 +20,10 @@ extension Solver {
   /// inequalities and optional constraints mention; it then adds the constraints in the order
   /// given, each equality as the definition of its variable while nothing defines that yet. The
   /// closing equality defines the item's width, and the size constraints that come later find
-  /// it defined, one level deep. The optimum is the same; where several are equally good, the
-  /// solver may settle on another of them.
+  /// it defined, one level deep. On a solver that held nothing, a required inequality that
+  /// comes before the equalities matched to its variables, and would leave one of them nothing
+  /// to define (``strands(_:)``), waits until they are added. The optimum is the same; where
+  /// several are equally good, the solver may settle on another of them.
   ///
   /// - Throws: what ``add(_:_:)`` throws for the first constraint it refuses, naming it; the
   ///   constraints before it are added and the rest are not, as one by one. On a solver that
@@ -65,29 +67,48 @@ extension Solver {
       // inequalities between the views they size.
       swap(&plannedSizePreferences, &plan.sizePreferences)
       defer { plannedSizePreferences = [] }
-      // Whether every definition so far is a matched equality's, as written (or expanded
-      // within its own chain): then a matched equality alone in its block of the plan cannot
-      // close a cycle of definitions, since every such cycle is one of the plan's blocks, and
-      // its subject's cycles need not be looked for. The first row that defines anything else
-      // (an unmatched equality, an inequality or optional row defining a free variable) ends it.
-      // The blocks cost a pass over the batch: they are looked for once enough matched
-      // equalities would have walked the definitions upstream of them (their variable is in
-      // other rows already), for a batch whose equalities mostly define fresh variables (a
-      // chain, a stack) barely walks.
-      var onlyMatchedDefinitions = isPristine
-      var walks = 0
-      for (index, (id, constraint)) in constraints.enumerated() {
-        let subject = plan.subjects[index]
-        if subject >= 0, try addFreshDefinition(id, constraint, of: subject) { continue }
-        var acyclic = false
-        if onlyMatchedDefinitions && subject >= 0 {
-          if tableauMentions(subject) { walks += 1 }
-          acyclic = walks > Self.plannedBuildMinimum && plan.isAlone(index)
+      swap(&plannedOwners, &plan.owners)
+      plannedBatch = constraints
+      defer {
+        plannedOwners = []
+        plannedBatch = []
+      }
+      var run = PlannedRun(isPristine: isPristine)
+      // Required inequalities waiting for the equalities matched to their variables, in the
+      // batch's order: each the index of the last such equality, shifted 32 bits left, plus
+      // its own index (plain integers: a debug build's runtime allocates metadata for an array
+      // of any other type the first time one is made, counted as memory the run kept). Only
+      // on a solver that held nothing, whose refusal is found again one by one (below).
+      var deferred: [Int] = []
+      var waiting: [Int] = []
+      var earliestAfter = Int.max
+      for index in constraints.indices {
+        if isPristine, let after = matchedLater(constraints[index].1, after: index) {
+          deferred.append(after << 32 | index)
+          earliestAfter = min(earliestAfter, after)
+          continue
         }
-        try add(id, constraint, subject: subject, acyclic: acyclic)
-        if onlyMatchedDefinitions {
-          onlyMatchedDefinitions = subject >= 0 && defines(subject, by: id)
+        // Not deferring, it adds the constraint.
+        _ = try addPlanned(index, of: constraints, plan: &plan, run: &run, deferring: false)
+        guard index >= earliestAfter else { continue }
+        // Every equality up to this one is added: the inequalities waiting for them follow,
+        // each waiting again for a later one if it must.
+        swap(&waiting, &deferred)
+        earliestAfter = Int.max
+        for entry in waiting {
+          var after = entry >> 32
+          let waiter = entry & 0xFFFF_FFFF
+          if after <= index {
+            guard
+              let later = try addPlanned(
+                waiter, of: constraints, plan: &plan, run: &run, deferring: true)
+            else { continue }
+            after = later
+          }
+          deferred.append(after << 32 | waiter)
+          earliestAfter = min(earliestAfter, after)
         }
+        waiting.removeAll(keepingCapacity: true)
       }
     } catch {
       // Each add is a transaction, so the solver holds the constraints before the refused one,
@@ -178,6 +199,79 @@ extension Solver {
     return row >= 0 && tableau.coefficient(of: tag.marker, in: row) != 0
   }
 
+  /// Where a planned build stands (``add(contentsOf:)``).
+  private struct PlannedRun {
+    /// Whether every definition so far is a matched equality's, as written (or expanded
+    /// within its own chain): then a matched equality alone in its block of the plan cannot
+    /// close a cycle of definitions, since every such cycle is one of the plan's blocks, and
+    /// its subject's cycles need not be looked for. The first row that defines anything else
+    /// (an unmatched equality, an inequality or optional row defining a free variable) ends it.
+    var onlyMatchedDefinitions: Bool
+    /// How many matched equalities found their variable in other rows already. The blocks
+    /// cost a pass over the batch: they are looked for once enough matched equalities would
+    /// have walked the definitions upstream of them, for a batch whose equalities mostly
+    /// define fresh variables (a chain, a stack) barely walks.
+    var walks = 0
+
+    /// A run on a solver that held nothing when the batch began (`isPristine`), or not.
+    init(isPristine: Bool) { onlyMatchedDefinitions = isPristine }
+  }
+
+  /// Adds constraint `index` of a planned build's `constraints`. With `deferring` (a required
+  /// inequality that waited for the equalities of its variables), one whose only subject
+  /// would strand an equality not added yet (``strands(_:)``) is not added: the solver is
+  /// left as it was, and the index of that equality is returned.
+  private mutating func addPlanned(
+    _ index: Int, of constraints: [(ConstraintID, Constraint)], plan: inout BuildPlan,
+    run: inout PlannedRun, deferring: Bool
+  ) throws(SolverError) -> Int? {
+    let (id, constraint) = constraints[index]
+    let subject = plan.subjects[index]
+    if subject >= 0, try addFreshDefinition(id, constraint, of: subject) {
+      plannedOwners[Int(subject)] = -1
+      return nil
+    }
+    var acyclic = false
+    if run.onlyMatchedDefinitions && subject >= 0 {
+      if tableauMentions(subject) { run.walks += 1 }
+      acyclic = run.walks > Self.plannedBuildMinimum && plan.isAlone(index)
+    }
+    let reserved = try add(
+      id, constraint, subject: subject, acyclic: acyclic, deferring: deferring)
+    if reserved >= 0 { return Int(plannedOwners[Int(reserved)]) }
+    if run.onlyMatchedDefinitions {
+      run.onlyMatchedDefinitions = subject >= 0 && defines(subject, by: id)
+    }
+    if subject >= 0 { plannedOwners[Int(subject)] = -1 }
+    return nil
+  }
+
+  /// The index of the last equality after `index` that the plan matched to a variable of
+  /// `constraint`, when `constraint` is a required inequality and every variable of it that
+  /// the solver does not define is matched to an equality after it that would be stranded
+  /// without it (``strands(_:)``); else nil. Such an inequality waits for those equalities.
+  ///
+  /// In a row of equal spacers sorted as a rebuild sorts them, `short.left >= margins.left`
+  /// comes before `short.left == spacer0.left + spacer0.width`; defining `short.left`, it
+  /// would leave that equality to define `spacer0.width`, and the row's closing equality
+  /// `spacer0.width == spacer2.width` nothing: phase one, through the root's columns.
+  ///
+  /// - Complexity: O(terms of `constraint` × terms of their equalities).
+  @inline(__always)  // called from mutating methods, a method call copies the solver
+  private func matchedLater(_ constraint: Constraint, after index: Int) -> Int? {
+    guard constraint.relation != .equal && constraint.priority.isRequired else { return nil }
+    var last = -1
+    for term in constraint.expression.terms {
+      let variable = term.variable.id
+      let symbol = variableSymbol[Int(variable)]
+      if symbol >= 0 && basicRow[Int(symbol)] >= 0 { continue }
+      let owner = Int(plannedOwners[Int(variable)])
+      guard owner > index, strands(variable) else { return nil }
+      last = max(last, owner)
+    }
+    return last >= 0 ? last : nil
+  }
+
   /// What ``plannedSubjects(of:)`` finds in a batch.
   private struct BuildPlan {
     /// The variable each constraint should define, by index (-1 for the usual choice).
@@ -194,6 +288,8 @@ extension Solver {
     var recordCount: Int
     /// Which variables a size preference of the batch mentions, by id.
     var sizePreferences: [Bool]
+    /// The constraint each variable is matched to, by id (-1 for none).
+    var owners: [Int32]
     /// Whether each constraint of ``leadingRun`` is alone in its block of the plan (no other
     /// equality needs it, directly or not, while it needs them): found on first use.
     var alone: [Bool]? = nil
@@ -303,8 +399,11 @@ extension Solver {
       starts: starts, variables: variables, coefficients: coefficients, isKnown: known)
     let matching = incidence.maximumMatching(avoiding: avoided)
     var subjects = [Int32](repeating: -1, count: constraints.count)
+    var owners = [Int32](repeating: -1, count: variableCount)
     for (equality, index) in equalityIndices.enumerated() {
-      subjects[index] = matching.subject[equality]
+      let variable = matching.subject[equality]
+      subjects[index] = variable
+      if variable >= 0 { owners[Int(variable)] = Int32(index) }
     }
     // Only the batch's leading run of matched equalities can skip its cycle checks (see
     // `add(contentsOf:)`).
@@ -315,6 +414,6 @@ extension Solver {
     return BuildPlan(
       subjects: subjects, leadingRun: run, incidence: incidence, matching: matching,
       equalityIndices: equalityIndices, variableCount: variableCount, recordCount: seen.count,
-      sizePreferences: sizePreferences)
+      sizePreferences: sizePreferences, owners: owners)
   }
 }

@@ -13,10 +13,13 @@ extension Solver {
   /// becomes its definition, as written (cycles resolved), whatever other variable it mentions:
   /// a build that matched each equality to the variable it determines
   /// (``add(contentsOf:)``) says which. With `acyclic`, the build knows that no definition
-  /// depends on that variable, and its cycles are not looked for.
+  /// depends on that variable, and its cycles are not looked for. With `deferring`, a required
+  /// inequality whose subject would strand an equality of the build not added yet
+  /// (``strands(_:)``) is not added: ``reservedSubject`` names the variable, and the result
+  /// is nil.
   mutating func addRow(
     for constraint: Constraint, owner: Int32, redefining: Bool = true, subject hint: Int32 = -1,
-    acyclic: Bool = false
+    acyclic: Bool = false, deferring: Bool = false
   ) throws(SolverError) -> (tag: Tag, pending: PendingSubject?)? {
     let (row, tag) = makeRow(for: constraint, owner: owner)
     var asWritten = RowRole.none
@@ -49,12 +52,22 @@ extension Solver {
       // An optional row is expanded fully at once: its own pair can always be its subject.
       // A required inequality prefers a variable that no size preference mentions
       // (``lowestParametricExternal(in:avoidingSizePreferences:)``).
+      // With `deferring`, a required inequality takes a variable that strands no equality
+      // (``unstrandingSubject(of:insteadOf:)``), or waits.
+      let isRequiredInequality = constraint.relation != .equal && constraint.priority.isRequired
       var levels = 0
       while true {
-        while let external = lowestParametricExternal(
-          in: row,
-          avoidingSizePreferences: constraint.relation != .equal && constraint.priority.isRequired)
+        while var external = lowestParametricExternal(
+          in: row, avoidingSizePreferences: isRequiredInequality)
         {
+          if deferring && isRequiredInequality && strands(symbolVariable[Int(external)]) {
+            let other = unstrandingSubject(of: row, insteadOf: external)
+            guard other != external else {
+              reservedSubject = symbolVariable[Int(external)]
+              return nil  // the caller rolls the transaction back
+            }
+            external = other
+          }
           resolveCycles(in: row, subject: external)
           if abs(tableau.coefficient(of: external, in: row)) > pivotTolerance {
             if asWritten != RowRole.none { dropRow(asWritten) }
@@ -102,6 +115,18 @@ extension Solver {
     }
     dropRoundOffExternals(in: row)
     var subject = chooseSubject(of: row, tag: tag)
+    if deferring && subject >= 0 && symbolKind[Int(subject)] == .external
+      && constraint.relation != .equal && constraint.priority.isRequired
+      && strands(symbolVariable[Int(subject)])
+    {
+      subject = unstrandingSubject(of: row, insteadOf: subject)
+      if subject >= 0 && symbolKind[Int(subject)] == .external
+        && strands(symbolVariable[Int(subject)])
+      {
+        reservedSubject = symbolVariable[Int(subject)]
+        return nil
+      }
+    }
     if subject < 0 && holdsOnlyDummies(row) {
       guard abs(tableau.constant(of: row)) <= valueTolerance else {
         throw .unsatisfiable(ConstraintID(0), constraint, conflicts: requiredOwners(of: row))
@@ -292,6 +317,24 @@ extension Solver {
       }
     }
     return freeRestrictedSymbol(in: row)
+  }
+
+  /// The subject for a required inequality's `row` in place of `external`, a variable whose
+  /// equality, not added yet, it would strand (``strands(_:)``): the row's lowest-id
+  /// non-basic external symbol that strands none, else `external`. Never the row's slack: a
+  /// restricted row holds no external symbol.
+  ///
+  /// - Complexity: O(cells of `row`), and the equalities of its external symbols.
+  func unstrandingSubject(of row: Int32, insteadOf external: Int32) -> Int32 {
+    var lowest = Int32.max
+    tableau.forEachCell(of: row) { symbol, coefficient in
+      if symbol < lowest && symbolKind[Int(symbol)] == .external && basicRow[Int(symbol)] < 0
+        && abs(coefficient) > pivotTolerance && !strands(symbolVariable[Int(symbol)])
+      {
+        lowest = symbol
+      }
+    }
+    return lowest != .max ? lowest : external
   }
 
   /// A slack or error of `row` with a negative coefficient that no other restricted row holds

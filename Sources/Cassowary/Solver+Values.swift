@@ -206,7 +206,7 @@ extension Solver {
       + size(records) + size(infeasible)
       + size(changedRows) + size(scratchCells) + scratchPool.reduce(0) { $0 + size($1) }
       + journal.bytes + size(scratchBreakpoints) + size(crossedRows) + candidates.count * 4
-      + size(sizePreferences) + size(plannedSizePreferences)
+      + size(sizePreferences) + size(plannedSizePreferences) + size(plannedOwners)
   }
 
   /// The tableau written out in a canonical order (rows by subject, cells by symbol), for tests

@@ -91,6 +91,15 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   /// preferences allocates none.
   var sizePreferences: [Int32] = []
   var plannedSizePreferences: [Bool] = []
+  /// The index in the batch being built of the equality matched to each variable, by id, while
+  /// that equality is not added yet (-1 for none), and the batch: the plan's matching
+  /// (``add(contentsOf:)``). A required inequality leaves such a variable alone when its
+  /// equality could define nothing else (``strands(_:)``).
+  var plannedOwners: [Int32] = []
+  var plannedBatch: [(ConstraintID, Constraint)] = []
+  /// The variable a required inequality added with `deferring` would have defined, stranding
+  /// its equality (-1 for none): the inequality then waits for that equality.
+  var reservedSubject: Int32 = -1
 
   /// A solver keeping its tableau in `tableau`.
   public init(tableau: Tableau) {
@@ -134,9 +143,14 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
 
   /// ``add(_:_:)``, making the row the definition of the variable `subject` (an id, or -1 for
   /// the usual choice) where it can be: see ``addRow(for:owner:redefining:subject:acyclic:)``.
+  /// With `deferring` (a required inequality of a planned build), a row whose only subject
+  /// would strand an equality not added yet (``strands(_:)``) is not added: the solver is left
+  /// as it was, and the subject's variable id is returned; else -1.
+  @discardableResult
   mutating func add(
-    _ id: ConstraintID, _ constraint: Constraint, subject hint: Int32, acyclic: Bool = false
-  ) throws(SolverError) {
+    _ id: ConstraintID, _ constraint: Constraint, subject hint: Int32, acyclic: Bool = false,
+    deferring: Bool = false
+  ) throws(SolverError) -> Int32 {
     prepareToChange()
     try validate(constraint)
     if contains(id) { throw .duplicateConstraint(id, self.constraint(id)!) }
@@ -148,9 +162,14 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     let pending: PendingSubject?
     do {
       if let added = try addRow(
-        for: constraint, owner: id.rawValue, subject: hint, acyclic: acyclic)
+        for: constraint, owner: id.rawValue, subject: hint, acyclic: acyclic,
+        deferring: deferring)
       {
         (tag, pending) = added
+      } else if reservedSubject >= 0 {
+        rollback()
+        defer { reservedSubject = -1 }
+        return reservedSubject
       } else {
         rollback()
         beginTransaction()
@@ -174,6 +193,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     optimizeUnlessBatching()
     tableau.compactIfWasteful()
     refactorIfWorn()
+    return -1
   }
 
   public mutating func remove(_ id: ConstraintID) throws(SolverError) {
@@ -229,6 +249,30 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     let index = Int(variable)
     return (index < sizePreferences.count && sizePreferences[index] > 0)
       || (index < plannedSizePreferences.count && plannedSizePreferences[index])
+  }
+
+  /// Whether the batch being built matched the variable with id `variable` to an equality not
+  /// added yet that could define no other variable: every other variable of it is defined, or
+  /// matched to another equality not added yet. Defined by a required inequality, the variable
+  /// would leave that equality to take another equality's variable, and so on along the
+  /// chain, until one defines nothing and needs phase one. An equality on one variable (a
+  /// root's position, fixed last) is left out: whichever row defines the variable, the
+  /// equality then fixes it (checked for every inequality, keeping the root's top for
+  /// `root.top == 0` cost dynamic-form's first layout 12 % more).
+  ///
+  /// - Complexity: O(terms of the equality).
+  func strands(_ variable: Int32) -> Bool {
+    let index = Int(variable)
+    guard index < plannedOwners.count, plannedOwners[index] >= 0 else { return false }
+    let terms = plannedBatch[Int(plannedOwners[index])].1.expression.terms
+    guard terms.count > 1 else { return false }
+    for term in terms where term.variable.id != variable {
+      let other = Int(term.variable.id)
+      let symbol = variableSymbol[other]
+      let isDefined = symbol >= 0 && basicRow[Int(symbol)] >= 0
+      if !isDefined && plannedOwners[other] < 0 { return false }
+    }
+    return true
   }
 
   /// Applies the removals a batch deferred, before any other operation or at the batch's end.

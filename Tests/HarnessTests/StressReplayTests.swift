@@ -79,7 +79,13 @@ struct StressProcessTests {
   @Test(
     .enabled(if: bench != nil, "needs the bench executable beside the test bundle"),
     .timeLimit(.minutes(3)),
-    arguments: [["--scene", "stack-grid", "--views", "40", "--seed", "3", "--operations", "500"]])
+    arguments: [
+      ["--scene", "stack-grid", "--views", "40", "--seed", "3", "--operations", "500"],
+      // A rebuild in its canonical order makes some inequalities wait for the equalities of
+      // their variables; one given its slack while a variable stayed in its row once left the
+      // incremental solution not optimal here.
+      ["--scene", "equal-spacing", "--views", "60", "--seed", "1", "--operations", "500"],
+    ])
   func sameCommandSameLayoutAndMemoryReturns(arguments: [String]) throws {
     let bench = try #require(Self.bench)
     let (firstStatus, first) = try Self.stress(bench, arguments)
