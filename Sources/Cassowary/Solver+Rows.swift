@@ -13,10 +13,10 @@ extension Solver {
   /// becomes its definition, as written (cycles resolved), whatever other variable it mentions:
   /// a build that matched each equality to the variable it determines
   /// (``add(contentsOf:)``) says which. With `acyclic`, the build knows that no definition
-  /// depends on that variable, and its cycles are not looked for. With `deferring`, a required
-  /// inequality whose subject would strand an equality of the build not added yet
-  /// (``strands(_:)``) is not added: ``reservedSubject`` names the variable, and the result
-  /// is nil.
+  /// depends on that variable, and its cycles are not looked for. With `deferring` (only for
+  /// a required inequality), a row whose subject would strand an equality of the build not
+  /// added yet (``strands(_:)``) is not added: ``reservedSubject`` names the variable, and
+  /// the result is nil.
   mutating func addRow(
     for constraint: Constraint, owner: Int32, redefining: Bool = true, subject hint: Int32 = -1,
     acyclic: Bool = false, deferring: Bool = false
@@ -53,20 +53,17 @@ extension Solver {
       // A required inequality prefers a variable that no size preference mentions
       // (``lowestParametricExternal(in:avoidingSizePreferences:)``).
       // With `deferring`, a required inequality takes a variable that strands no equality
-      // (``unstrandingSubject(of:insteadOf:)``), or waits.
+      // (``subjectStrandingNothing(_:in:)``), or waits.
       let isRequiredInequality = constraint.relation != .equal && constraint.priority.isRequired
       var levels = 0
       while true {
         while var external = lowestParametricExternal(
           in: row, avoidingSizePreferences: isRequiredInequality)
         {
-          if deferring && isRequiredInequality && strands(symbolVariable[Int(external)]) {
-            let other = unstrandingSubject(of: row, insteadOf: external)
-            guard other != external else {
-              reservedSubject = symbolVariable[Int(external)]
-              return nil  // the caller rolls the transaction back
-            }
-            external = other
+          if deferring {
+            // Nil: the caller rolls the transaction back, and the inequality waits.
+            guard let chosen = subjectStrandingNothing(external, in: row) else { return nil }
+            external = chosen
           }
           resolveCycles(in: row, subject: external)
           if abs(tableau.coefficient(of: external, in: row)) > pivotTolerance {
@@ -115,17 +112,9 @@ extension Solver {
     }
     dropRoundOffExternals(in: row)
     var subject = chooseSubject(of: row, tag: tag)
-    if deferring && subject >= 0 && symbolKind[Int(subject)] == .external
-      && constraint.relation != .equal && constraint.priority.isRequired
-      && strands(symbolVariable[Int(subject)])
-    {
-      subject = unstrandingSubject(of: row, insteadOf: subject)
-      if subject >= 0 && symbolKind[Int(subject)] == .external
-        && strands(symbolVariable[Int(subject)])
-      {
-        reservedSubject = symbolVariable[Int(subject)]
-        return nil
-      }
+    if deferring && subject >= 0 {
+      guard let chosen = subjectStrandingNothing(subject, in: row) else { return nil }
+      subject = chosen
     }
     if subject < 0 && holdsOnlyDummies(row) {
       guard abs(tableau.constant(of: row)) <= valueTolerance else {
@@ -317,6 +306,21 @@ extension Solver {
       }
     }
     return freeRestrictedSymbol(in: row)
+  }
+
+  /// `subject`, or, when it is a variable whose equality, not added yet, it would strand
+  /// (``strands(_:)``), one that strands none (``unstrandingSubject(of:insteadOf:)``); nil
+  /// when there is none, with the variable in ``reservedSubject``.
+  mutating func subjectStrandingNothing(_ subject: Int32, in row: Int32) -> Int32? {
+    guard symbolKind[Int(subject)] == .external, strands(symbolVariable[Int(subject)]) else {
+      return subject
+    }
+    let other = unstrandingSubject(of: row, insteadOf: subject)
+    guard other != subject else {
+      reservedSubject = symbolVariable[Int(subject)]
+      return nil
+    }
+    return other
   }
 
   /// The subject for a required inequality's `row` in place of `external`, a variable whose
