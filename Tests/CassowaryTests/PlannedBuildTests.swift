@@ -94,6 +94,15 @@ struct LayoutSystemGenerator {
     return constraints
   }
 
+  /// The system, shuffled, with ``conflict(among:)`` inserted at a place `seed` chooses; nil
+  /// when the system has no equality to conflict with.
+  mutating func systemWithConflict(seed: UInt64) -> [(ConstraintID, Constraint)]? {
+    var constraints = system(shuffled: true)
+    guard let conflict = conflict(among: constraints) else { return nil }
+    constraints.insert((id(), conflict), at: Int(seed % UInt64(constraints.count)))
+    return constraints
+  }
+
   /// A required equality that no value of the system can satisfy with it: the first required
   /// equality of two terms, with its constant moved by 17.
   func conflict(among constraints: [(ConstraintID, Constraint)]) -> Constraint? {
@@ -205,10 +214,7 @@ struct LayoutSystemGenerator {
     await propertyCheck(count: propertyCaseCount(25), input: Gen.uint64(in: 0...UInt64.max)) {
       seed in
       var generator = LayoutSystemGenerator(seed: seed)
-      var constraints = generator.system(shuffled: true)
-      guard let conflict = generator.conflict(among: constraints) else { return }
-      let position = Int(seed % UInt64(constraints.count))
-      constraints.insert((generator.id(), conflict), at: position)
+      guard let constraints = generator.systemWithConflict(seed: seed) else { return }
       let (one, planned, oneError, plannedError) = build(constraints)
       #expect(oneError != nil, "seed \(seed): the conflict was not refused")
       #expect(plannedError == oneError, "seed \(seed)")
@@ -228,11 +234,7 @@ struct LayoutSystemGenerator {
     await propertyCheck(count: propertyCaseCount(25), input: Gen.uint64(in: 0...UInt64.max)) {
       seed in
       var generator = LayoutSystemGenerator(seed: seed)
-      var constraints = generator.system(shuffled: true)
-      guard let conflict = generator.conflict(among: constraints) else { return }
-      let position = Int(seed % UInt64(constraints.count))
-      let conflictID = generator.id()
-      constraints.insert((conflictID, conflict), at: position)
+      guard let constraints = generator.systemWithConflict(seed: seed) else { return }
       var one = SparseSolver()
       var planned = SparseSolver()
       var oneFailed: ConstraintID?
