@@ -111,12 +111,13 @@ extension Solver {
           for entry in waiting {
             var after = entry >> 32
             let waiter = entry & 0xFFFF_FFFF
-            if after <= index && !constraints[waiter].1.priority.isRequired {
-              // A size preference cannot be refused: it is added, and waits no more.
-              _ = try addPlanned(waiter, of: constraints, plan: &plan, run: &run, deferring: false)
-              continue
-            }
             if after <= index {
+              guard constraints[waiter].1.priority.isRequired else {
+                // A size preference cannot be refused: it is added, and waits no more.
+                _ = try addPlanned(
+                  waiter, of: constraints, plan: &plan, run: &run, deferring: false)
+                continue
+              }
               guard
                 let later = try addPlanned(
                   waiter, of: constraints, plan: &plan, run: &run, deferring: true)
@@ -294,8 +295,7 @@ extension Solver {
     var last = -1
     for term in constraint.expression.terms {
       let variable = term.variable.id
-      let symbol = variableSymbol[Int(variable)]
-      if symbol >= 0 && basicRow[Int(symbol)] >= 0 { continue }
+      guard isUndefined(variable) else { continue }
       let owner = Int(plannedOwners[Int(variable)])
       guard owner > index, strands(variable) else { return nil }
       last = max(last, owner)
