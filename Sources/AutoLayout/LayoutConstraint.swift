@@ -40,11 +40,21 @@ public final class LayoutConstraint {
   /// rather than references set to nil: a stored `var` reference is checked for exclusive
   /// access at run time on every read (some 80 instructions; a constraint's items are read a
   /// dozen times on its way into the solver), and an unowned one must be, since assigning it
-  /// releases the old reference inside the access. A gone item is never read through them; its
-  /// memory (not the object: it has been deinitialized) stays allocated until the constraint
-  /// goes too, as an unowned reference keeps it.
-  private unowned(safe) let storedFirstItem: LayoutItem
-  private unowned(safe) let storedSecondItem: LayoutItem?
+  /// releases the old reference inside the access. A gone item is never read through them.
+  ///
+  /// Unchecked in release builds, as UIKit's: a checked unowned read costs an atomic retain
+  /// through the unowned count (about 40 instructions with its release, read some 25 times per
+  /// constraint on its way into the solver), and keeping the object's memory until the last
+  /// unowned reference goes costs a count increment per reference. The flags above are what
+  /// keeps the reads valid; debug builds (the tests) keep the checked references, so that a
+  /// read past the flags traps there.
+  #if DEBUG
+    private unowned(safe) let storedFirstItem: LayoutItem
+    private unowned(safe) let storedSecondItem: LayoutItem?
+  #else
+    private unowned(unsafe) let storedFirstItem: LayoutItem
+    private unowned(unsafe) let storedSecondItem: LayoutItem?
+  #endif
   private var isFirstItemGone = false
   private var isSecondItemGone = false
   /// The attribute of the second item (`notAnAttribute` when there is none).
@@ -90,8 +100,15 @@ public final class LayoutConstraint {
   var active = false
   /// The engine the constraint is installed in, and its solver ids (the second only for
   /// content-size constraints, which lower to two inequalities). The engine is unowned, not
-  /// weak (see ``firstItem``): an engine that goes sets it to `nil`.
-  unowned(safe) var engine: LayoutEngine?
+  /// weak (see ``firstItem``): an engine that goes sets it to `nil`. Unchecked in release
+  /// builds, as the items are: setting a checked unowned reference releases the old one inside
+  /// the access, so every access to it would be checked for exclusivity at run time (some 80
+  /// instructions, twice per constraint installed).
+  #if DEBUG
+    unowned(safe) var engine: LayoutEngine?
+  #else
+    unowned(unsafe) var engine: LayoutEngine?
+  #endif
   var solverID: Int32 = -1
   var secondSolverID: Int32 = -1
   /// Where the constraint sits in its items' `activeConstraints` lists, for O(1) removal.
@@ -260,8 +277,18 @@ extension LayoutConstraint {
       hosts.append(try constraint.commonAncestor())
     }
     var engine: LayoutEngine?
+    // Constraints of a batch mostly share their host: its root is looked up once for a run.
+    var lastHost: View?
+    var lastHostEngine: LayoutEngine?
     for (constraint, host) in zip(constraints, hosts) where !constraint.active {
-      let hostEngine = host.rootView.ensureEngine()
+      let hostEngine: LayoutEngine
+      if host === lastHost, let lastHostEngine {
+        hostEngine = lastHostEngine
+      } else {
+        hostEngine = host.rootView.ensureEngine()
+        lastHost = host
+        lastHostEngine = hostEngine
+      }
       if hostEngine !== engine {
         engine?.endBatch()
         engine = hostEngine

@@ -336,13 +336,16 @@ public final class LayoutEngine {
     forEachItem(of: constraint) { retain($0) }
     let expression = lower(constraint)
     counters.constraintsAdded += 1
-    guard !isRefused else { return }
+    // A refused engine still lists the constraint under its ids (freed on removal), so that
+    // every constraint whose `engine` is this one is in ``installed``, where `deinit` finds it;
+    // it no longer gives it to the solver.
     let deferring = batchDepth > 0 || holdsFirstLayout
     if case .contentSize(let hugging, let resistance) = constraint.kind {
       let growth = allocateID(constraint)
       let shrinkage = allocateID(constraint)
       constraint.solverID = growth
       constraint.secondSolverID = shrinkage
+      guard !isRefused else { return }
       let rows = (
         Constraint(expression, .lessThanOrEqual, priority: optional(hugging)),
         Constraint(expression, .greaterThanOrEqual, priority: optional(resistance))
@@ -360,6 +363,7 @@ public final class LayoutEngine {
     }
     let id = allocateID(constraint)
     constraint.solverID = id
+    guard !isRefused else { return }
     let lowered = Constraint(expression, constraint.relation, priority: constraint.storedPriority)
     if deferring {
       pendingAdds.append((ConstraintID(id), lowered))

@@ -137,7 +137,13 @@ struct ConstraintReference {
     case both
   }
 
-  unowned(safe) let constraint: LayoutConstraint
+  /// Unchecked in release builds, as ``LayoutConstraint/firstItem``'s references: a constraint
+  /// takes itself off its items' lists when it goes, so a listed one is alive.
+  #if DEBUG
+    unowned(safe) let constraint: LayoutConstraint
+  #else
+    unowned(unsafe) let constraint: LayoutConstraint
+  #endif
   let side: Side
 }
 
@@ -186,11 +192,14 @@ extension Array {
     self = exact
   }
 
-  /// Appends `element` and returns its index.
+  /// Appends `element` and returns its index. An empty list gets room for four: an item's
+  /// lists hold four or more constraints as a rule (its edges and size), and growing from one
+  /// element copies the list three times on the way.
   ///
   /// - Complexity: O(1), amortized.
   @inline(__always)
   mutating func appendReturningIndex(_ element: Element) -> Int {
+    if capacity == 0 { reserveCapacity(4) }
     append(element)
     return count - 1
   }

@@ -610,6 +610,12 @@ extension View {
 /// a subview's link is a strong reference that is swapped, and the view in it a constant (see
 /// ``View/superviewLink``). Unowned: a superview that goes clears its subviews' links first.
 final class SuperviewLink {
-  unowned(safe) let view: View
+  /// Unchecked in release builds, as ``LayoutConstraint/firstItem``'s references: a view links
+  /// to the box only while it is a subview, and a superview that goes unlinks its subviews.
+  #if DEBUG
+    unowned(safe) let view: View
+  #else
+    unowned(unsafe) let view: View
+  #endif
   init(_ view: View) { self.view = view }
 }

@@ -45,6 +45,33 @@ import Testing
     #expect(throws: SolverError.self) { try engine.solveFromScratch() }
   }
 
+  @Test func aConstraintInstalledAfterARefusalOutlivesItsEngineSafely() throws {
+    // Constraints hold their engine unowned, and an engine that goes clears what it lists; one
+    // installed while the solver refuses must be listed too, or it would keep pointing at the
+    // engine that went (debug builds trap on that read, release builds would read freed memory).
+    let label = Label("Kept")
+    let width: LayoutConstraint
+    do {
+      let root = makeRoot(.dense)
+      root.layoutIfNeeded()
+      root.replaceSolver(with: DenseSolver(memoryBudget: 64 << 10))
+      _ = Self.addLabels(40, to: root)
+      root.layoutIfNeeded()
+      #expect(root.layoutEngine?.refusal != nil)
+      root.addSubview(label)
+      width = label.widthAnchor.constraint(equalToConstant: 100)
+      width.isActive = true
+      root.layoutIfNeeded()
+    }
+    // The root and its engine are gone; the constraint is still active on the label.
+    #expect(width.isActive)
+    width.constant = 120
+    width.priority = LayoutPriority(999)
+    #expect(!width.isBroken)
+    width.isActive = false
+    #expect(width.constant == 120)
+  }
+
   @Test func withinItsBudgetTheDenseSolverLaysOutAsTheSparseOneDoes() {
     var frames: [[Rect]] = []
     for solver in SolverStrategy.exact {
