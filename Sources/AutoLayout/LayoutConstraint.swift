@@ -43,11 +43,10 @@ public final class LayoutConstraint {
   /// releases the old reference inside the access. A gone item is never read through them.
   ///
   /// Unchecked in release builds, as UIKit's: a checked unowned read costs an atomic retain
-  /// through the unowned count (about 40 instructions with its release, read some 25 times per
-  /// constraint on its way into the solver), and keeping the object's memory until the last
-  /// unowned reference goes costs a count increment per reference. The flags above are what
-  /// keeps the reads valid; debug builds (the tests) keep the checked references, so that a
-  /// read past the flags traps there.
+  /// through the unowned count (about 40 instructions with its release), and keeping the
+  /// object's memory until the last unowned reference goes costs a count increment per
+  /// reference. The flags above are what keep the reads valid; debug builds (the tests) keep the
+  /// checked references, so that a read past the flags traps there.
   #if DEBUG
     private unowned(safe) let storedFirstItem: LayoutItem
     private unowned(safe) let storedSecondItem: LayoutItem?
