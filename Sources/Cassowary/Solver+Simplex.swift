@@ -57,8 +57,7 @@ extension Solver {
   /// The lowest-id candidate whose reduced cost leads with a negative entry (or, for an
   /// unrestricted external symbol, a non-zero one), with the direction it should move.
   mutating func nextEnteringSymbol() -> (Int32, Double)? {
-    while let symbol = candidates.popMin() {
-      isCandidate[Int(symbol)] = false
+    while let symbol = storage.contents.pointee.candidates.popMin() {
       let kind = symbolKind[Int(symbol)]
       guard kind != .dummy, kind != .free, basicRow[Int(symbol)] < 0 else { continue }
       let cost = leadingCost(of: symbol).cost

@@ -17,7 +17,8 @@ struct SolverTables: ManuallyAllocated {
   /// constraint's id (see ``Solver/owner(of:)``); otherwise −1. One table serves both, as no symbol
   /// has both: it is per symbol, and every byte per symbol counts at 10,000 views.
   var symbolVariable = ManualArray<Int32>()
-  var isCandidate = ManualArray<Bool>()
+  /// The symbols the primal simplex may try next (see ``CandidateSet``).
+  var candidates = CandidateSet()
   var freeSymbols = ManualArray<Int32>()
   var symbolMark = ManualArray<UInt32>()
   var visitMark = ManualArray<UInt32>()
@@ -41,7 +42,7 @@ struct SolverTables: ManuallyAllocated {
     copy.symbolPartner = symbolPartner.copy()
     copy.symbolLevel = symbolLevel.copy()
     copy.symbolVariable = symbolVariable.copy()
-    copy.isCandidate = isCandidate.copy()
+    copy.candidates = candidates.copy()
     copy.freeSymbols = freeSymbols.copy()
     copy.symbolMark = symbolMark.copy()
     copy.visitMark = visitMark.copy()
@@ -79,7 +80,7 @@ struct SolverTables: ManuallyAllocated {
     symbolPartner.deallocate()
     symbolLevel.deallocate()
     symbolVariable.deallocate()
-    isCandidate.deallocate()
+    candidates.deallocate()
     freeSymbols.deallocate()
     rowSubject.deallocate()
     rowPriority.deallocate()
@@ -88,7 +89,7 @@ struct SolverTables: ManuallyAllocated {
   /// Bytes held by the tables.
   var bytes: Int {
     symbolKind.bytes + basicRow.bytes + symbolPartner.bytes + symbolLevel.bytes
-      + symbolVariable.bytes + isCandidate.bytes + freeSymbols.bytes + symbolMark.bytes
+      + symbolVariable.bytes + candidates.bytes + freeSymbols.bytes + symbolMark.bytes
       + visitMark.bytes + rowSubject.bytes + rowPriority.bytes + variableSymbol.bytes
       + variableUses.bytes + reportedValue.bytes + isValueDirty.bytes + cachedValue.bytes
       + needsEvaluation.bytes + dirtyVariables.bytes
@@ -101,7 +102,6 @@ struct SolverTables: ManuallyAllocated {
     symbolPartner.trimExcessCapacity()
     symbolLevel.trimExcessCapacity()
     symbolVariable.trimExcessCapacity()
-    isCandidate.trimExcessCapacity()
     freeSymbols.trimExcessCapacity()
     symbolMark.trimExcessCapacity()
     visitMark.trimExcessCapacity()
@@ -158,9 +158,8 @@ extension Solver {
     @inline(__always) set { storage.contents.pointee.symbolVariable = newValue }
   }
 
-  var isCandidate: ManualArray<Bool> {
-    @inline(__always) get { storage.contents.pointee.isCandidate }
-    @inline(__always) set { storage.contents.pointee.isCandidate = newValue }
+  var candidates: CandidateSet {
+    @inline(__always) get { storage.contents.pointee.candidates }
   }
 
   var freeSymbols: ManualArray<Int32> {

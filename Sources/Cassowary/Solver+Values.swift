@@ -205,7 +205,7 @@ extension Solver {
       + edits.capacity * MemoryLayout<(Int32, EditRecord)>.stride
       + size(records) + size(infeasible)
       + size(changedRows) + size(scratchCells) + scratchPool.reduce(0) { $0 + size($1) }
-      + journal.bytes + size(scratchBreakpoints) + size(crossedRows) + candidates.count * 4
+      + journal.bytes + size(scratchBreakpoints) + size(crossedRows)
       + size(sizePreferences) + size(plannedSizePreferences) + size(plannedOwners)
   }
 

@@ -34,7 +34,6 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   /// The objective's levels, highest priority first: each one's row and how many constraints
   /// (and edit variables) use it.
   var levelOrder: [Level] = []
-  var candidates = Heap<Int32>()
   var infeasible: [Int32] = []
 
   var batchDepth = 0
@@ -370,8 +369,6 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     infeasible.trimExcessCapacity()
     crossedRows.trimExcessCapacity()
     scratchBreakpoints.trimExcessCapacity()
-    // A heap does not tell its capacity; an empty one is simply started afresh.
-    if candidates.isEmpty { candidates = Heap() }
     breakpointHeap = Heap()
   }
 
@@ -415,7 +412,6 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
       symbolPartner.append(-1)
       symbolLevel.append(0)
       symbolVariable.append(-1)
-      isCandidate.append(false)
     }
     symbolKind[Int(symbol)] = kind
     symbolVariable[Int(symbol)] = owner >= 0 ? -2 - owner : -1
@@ -455,7 +451,6 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   /// Frees the symbol tables once nothing is left, so memory returns to where it started.
   private mutating func releaseSymbolTables() {
     storage.contents.pointee.deallocateSymbolsAndRows()
-    candidates = Heap()
     tableau.removeAll()
   }
 
@@ -567,10 +562,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   }
 
   mutating func markCandidate(_ symbol: Int32) {
-    if !isCandidate[Int(symbol)] {
-      isCandidate[Int(symbol)] = true
-      candidates.insert(symbol)
-    }
+    storage.contents.pointee.candidates.insert(symbol)
   }
 
   // MARK: - Rows
