@@ -37,7 +37,8 @@ public struct LayoutStatistics: Equatable, Sendable {
 public final class LayoutEngine {
   /// The solver in use.
   public let solverKind: SolverStrategy
-  /// The solver, with every constraint installed so far given to it (see ``pendingAdds``).
+  /// The solver, with every constraint installed so far given to it (see
+  /// ``EngineTables/pendingAdds``).
   var solver: any LayoutSolver {
     _read {
       flushPendingAdds()
@@ -50,24 +51,25 @@ public final class LayoutEngine {
   }
   /// The solver as it is: without the adds still pending.
   private var storedSolver: any LayoutSolver
-  /// The rows of the constraints installed but not yet given to the solver, with the
-  /// constraint each belongs to: those installed inside a batch, and, until anything first asks
-  /// the solver, every one (see ``holdsFirstLayout``). They go in one
-  /// ``LayoutSolver/add(contentsOf:)`` at the outermost batch's end, or before anything else
-  /// asks the solver (a removal, a constant, a value), so that the solver sees the same
-  /// operations in the same order, and a first layout is one build whose work the solver plans
-  /// rather than one add at a time in the order the views asked.
-  private var pendingAdds: [(ConstraintID, Constraint)] = []
-  private var pendingOwners: [LayoutConstraint] = []
   /// Whether nothing has asked the solver yet. Until then every install waits in
-  /// ``pendingAdds``, batch or not, so that the first layout pass hands the solver the whole
-  /// first layout at once: the views' constraints, the guides made on first use and the
+  /// ``EngineTables/pendingAdds``, batch or not, so that the first layout pass hands the solver
+  /// the whole first layout at once: the views' constraints, the guides made on first use and the
   /// intrinsic sizes the update pass adds. A plan that sees only part of it cannot leave free
   /// what a later part pins (a label's width, which its intrinsic size holds). A conflict is
   /// then recovered from, and logged, when the solver is first asked.
   private var holdsFirstLayout = true
+  /// The installed constraints and the adds pending (see ``EngineTables``), reached through a
+  /// pointer the engine owns.
+  let tables: UnsafeMutablePointer<EngineTables> = {
+    let tables = UnsafeMutablePointer<EngineTables>.allocate(capacity: 1)
+    tables.initialize(to: EngineTables())
+    return tables
+  }()
   /// Installed constraints by solver id (ids given back are reused lowest first).
-  var installed = IDTable<LayoutConstraint>()
+  var installed: IDTable<LayoutConstraint> {
+    _read { yield tables.pointee.installed }
+    _modify { yield &tables.pointee.installed }
+  }
   /// Items by variable block (block / 4).
   var items = IDTable<Unmanaged<LayoutItem>>()
   var batchDepth = 0
@@ -136,6 +138,8 @@ public final class LayoutEngine {
   deinit {
     // Constraints hold their engine unowned (see `LayoutConstraint.engine`).
     for constraint in installed.entries { constraint?.engine = nil }
+    tables.deinitialize(count: 1)
+    tables.deallocate()
   }
 
   /// Figures about the solver's tableau.
@@ -197,17 +201,17 @@ public final class LayoutEngine {
     batchDepth -= 1
   }
 
-  /// Gives the solver the adds pending (``pendingAdds``) in one call; a required constraint it
-  /// refuses is broken, logged and added at ``brokenPriority``, as ``install(_:)`` does, and the
-  /// adds after it go on.
+  /// Gives the solver the adds pending (``EngineTables/pendingAdds``) in one call; a required
+  /// constraint it refuses is broken, logged and added at ``brokenPriority``, as ``install(_:)``
+  /// does, and the adds after it go on.
   func flushPendingAdds() {
     holdsFirstLayout = false
-    guard !pendingAdds.isEmpty else { return }
+    guard !tables.pointee.pendingAdds.isEmpty else { return }
     // Taken out first: a conflict's log handler may ask the engine for something.
     var adds: [(ConstraintID, Constraint)] = []
     var owners: [LayoutConstraint] = []
-    swap(&adds, &pendingAdds)
-    swap(&owners, &pendingOwners)
+    swap(&adds, &tables.pointee.pendingAdds)
+    swap(&owners, &tables.pointee.pendingOwners)
     var start = 0
     while start < adds.count, !isRefused {
       do throws(SolverError) {
@@ -228,7 +232,7 @@ public final class LayoutEngine {
     // lists are given back for new ones of that room, as it allocated a lowered row per
     // constraint anyway, and a list of a first layout's or a size-class switch's thousands of
     // adds would otherwise be held for good. The room is the same whatever came before.
-    guard pendingAdds.isEmpty else { return }
+    guard tables.pointee.pendingAdds.isEmpty else { return }
     if adds.count > Self.pendingRoomKept {
       adds = []
       owners = []
@@ -238,8 +242,8 @@ public final class LayoutEngine {
       adds.removeAll(keepingCapacity: true)
       owners.removeAll(keepingCapacity: true)
     }
-    swap(&adds, &pendingAdds)
-    swap(&owners, &pendingOwners)
+    swap(&adds, &tables.pointee.pendingAdds)
+    swap(&owners, &tables.pointee.pendingOwners)
   }
 
   /// The pending adds the lists keep room for between batches (see ``flushPendingAdds()``).
@@ -351,10 +355,10 @@ public final class LayoutEngine {
         Constraint(expression, .greaterThanOrEqual, priority: optional(resistance))
       )
       if deferring {
-        pendingAdds.append((ConstraintID(growth), rows.0))
-        pendingAdds.append((ConstraintID(shrinkage), rows.1))
-        pendingOwners.append(constraint)
-        pendingOwners.append(constraint)
+        tables.pointee.pendingAdds.append((ConstraintID(growth), rows.0))
+        tables.pointee.pendingAdds.append((ConstraintID(shrinkage), rows.1))
+        tables.pointee.pendingOwners.append(constraint)
+        tables.pointee.pendingOwners.append(constraint)
         return
       }
       addOrFail(growth, rows.0)
@@ -366,8 +370,8 @@ public final class LayoutEngine {
     guard !isRefused else { return }
     let lowered = Constraint(expression, constraint.relation, priority: constraint.storedPriority)
     if deferring {
-      pendingAdds.append((ConstraintID(id), lowered))
-      pendingOwners.append(constraint)
+      tables.pointee.pendingAdds.append((ConstraintID(id), lowered))
+      tables.pointee.pendingOwners.append(constraint)
       return
     }
     do throws(SolverError) {

@@ -1,0 +1,27 @@
+import Cassowary
+
+/// The tables a ``LayoutEngine`` changes on every install: the installed constraints by solver
+/// id, and the adds not yet given to the solver.
+///
+/// The engine keeps them in memory of its own, reached through a pointer it owns, rather than as
+/// stored properties: each access to a class's stored property that the compiler cannot prove
+/// exclusive is checked at run time (a call into the runtime's access set, some 150
+/// instructions with its end), and an install made three of them, about a tenth of a form's
+/// build. The engine's methods are the only code that reaches the tables, none of them while
+/// another access to the same table is under way (a pending list is swapped out before the
+/// solver, and through it a log handler, is called).
+struct EngineTables {
+  /// Installed constraints by solver id (ids given back are reused lowest first).
+  var installed = IDTable<LayoutConstraint>()
+  /// The rows of the constraints installed but not yet given to the solver: those installed
+  /// inside a batch, and, until anything first asks the solver, every one (see
+  /// `LayoutEngine.holdsFirstLayout`). They go in one ``LayoutSolver/add(contentsOf:)`` at the
+  /// outermost batch's end, or before anything else asks the solver (a removal, a constant, a
+  /// value), so that the solver sees the same operations in the same order, and a first
+  /// layout is one build whose work the solver plans rather than one add at a time in the
+  /// order the views asked.
+  var pendingAdds: [(ConstraintID, Constraint)] = []
+  /// The constraint each of ``pendingAdds`` belongs to (a content-size constraint's two rows
+  /// both name it).
+  var pendingOwners: [LayoutConstraint] = []
+}
