@@ -103,6 +103,10 @@ extension Solver {
   /// first expanded one definition at a time (``expandByCancellation(_:)``), and fully only if
   /// that does not end.
   mutating func expand(_ row: Int32, downstreamOf subject: Int32, cancelling: Bool = false) {
+    // A row over parametric symbols only (a view's compression resistance written through its
+    // hugging's markers) has nothing to expand: one pass over its few cells, rather than the
+    // walk's set-up.
+    guard holdsBasicExternal(row) else { return }
     nextVisitEpoch()
     var order = takeScratch()
     var stack = takeScratch()
@@ -228,6 +232,15 @@ extension Solver {
 
   // The helpers below that walk a row or a column are not `mutating`: a closure that captured a
   // mutable `self` while the tableau is being read would make the compiler copy the whole solver.
+
+  /// Whether `row` holds a basic external symbol: a definition it refers to.
+  func holdsBasicExternal(_ row: Int32) -> Bool {
+    var found = false
+    tableau.forEachCell(of: row) { symbol, _ in
+      if Self.isBasicExternal(symbol, symbolKind, basicRow) { found = true }
+    }
+    return found
+  }
 
   /// Appends the basic external symbols of `row` to `buffer`.
   @inline(__always)  // called from a mutating method, a method call copies the whole solver
