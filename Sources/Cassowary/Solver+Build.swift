@@ -214,6 +214,89 @@ extension Solver {
     return true
   }
 
+  /// Adds the size preference `constraint` (an inequality on one variable, ``isSizePreference(_:)``)
+  /// as ``add(_:_:)`` would, when its row's subject follows from its shape, without the usual
+  /// add's searches for one, its transaction and its checks. Returns false, having changed
+  /// nothing, otherwise; the caller then adds it as usual.
+  ///
+  /// The two shapes are a view's content hugging and compression resistance, added one after
+  /// the other (four of them a label or a text field):
+  /// - the first on a variable that nothing defines: its row (the variable, its slack and its
+  ///   error) becomes the variable's definition, as the usual path's lowest parametric external
+  ///   makes it (the row refers to no definition, so no cycle can pass through it);
+  /// - the second, written through the first one's markers (``sibling(of:owner:)``) while
+  ///   neither is basic: its row holds only the two constraints' slacks and errors, and its
+  ///   subject is the one of its own two with a negative coefficient (the usual path's
+  ///   ``chooseSubject(of:tag:)``), fresh, so installing it rewrites no other row.
+  ///
+  /// Either is written by the usual path's own steps (``makeRow(for:owner:)``,
+  /// ``solve(_:for:)``, ``install(_:subject:)``), so the tableau holds the same cells, bit for
+  /// bit. An optional constraint cannot be refused, so no transaction is needed.
+  ///
+  /// - Precondition: `constraint` is valid (``plannedSubjects(of:)`` checked) and the variables'
+  ///   tables hold its variable.
+  /// - Complexity: O(1), plus what installing the first shape's definition costs: the rows
+  ///   that refer to its variable.
+  private mutating func addSizePreference(
+    _ id: ConstraintID, _ constraint: Constraint
+  ) throws(SolverError) -> Bool {
+    // The cheap checks first: a layout's size preferences often take the usual path (a
+    // variable that an equality defines), and the checks are then all they cost.
+    let term = constraint.expression.terms[0]
+    guard constraint.relation != .equal, abs(term.coefficient) > pivotTolerance else {
+      return false
+    }
+    let existing = variableSymbol[Int(term.variable.id)]
+    let isDefined = existing >= 0 && basicRow[Int(existing)] >= 0
+    func hasParametricPair(_ tag: Tag) -> Bool {
+      tag.other >= 0 && basicRow[Int(tag.marker)] < 0 && basicRow[Int(tag.other)] < 0
+    }
+    if isDefined {
+      // Only the second shape can apply: the constraint added last is read for its markers
+      // before its terms are compared.
+      guard lastAdded >= 0, let last = tag(of: ConstraintID(lastAdded)), hasParametricPair(last)
+      else { return false }
+    }
+    let sibling = self.sibling(of: constraint, owner: id.rawValue)
+    if let sibling {
+      guard hasParametricPair(sibling.tag) else { return false }
+    } else {
+      guard !isDefined else { return false }
+    }
+    guard !contains(id) else { return false }
+    settleDeferredConstants()
+    // The variable's symbol, if new, and the constraint's two markers.
+    try tableau.reserve(rows: 0, symbols: symbolKind.count + 3)
+    let (row, tag) = makeRow(for: constraint, owner: id.rawValue)
+    let subject: Int32
+    if sibling == nil {
+      subject = variableSymbol[Int(term.variable.id)]
+    } else {
+      if tableau.constant(of: row) == 0, symbolKind[Int(tag.marker)] == .slack,
+        tableau.coefficient(of: tag.marker, in: row) > 0
+      {
+        tableau.scale(row: row, by: -1)  // as the usual path reads a row that holds at zero
+      }
+      // The marker and the error have opposite coefficients of magnitude 1: one is negative.
+      subject =
+        tableau.coefficient(of: tag.marker, in: row) < -pivotTolerance ? tag.marker : tag.other
+    }
+    solve(row, for: subject)
+    install(row, subject: subject)
+    addObjectiveEffects(of: tag, sign: 1)
+    while records.count <= Int(id.rawValue) { records.append(nil) }
+    records[Int(id.rawValue)] = ConstraintRecord(constraint: constraint, tag: tag)
+    lastAdded = id.rawValue
+    constraintCount += 1
+    structuralChanges += 1
+    retainLevel(tag.priority)
+    retainVariables(of: constraint.expression)
+    countSizePreference(constraint, by: 1)
+    needsOptimize = true
+    tableau.compactIfWasteful()
+    return true
+  }
+
   /// Whether a row of the tableau mentions the variable with id `variable`, or defines it.
   @inline(__always)  // called from mutating methods, a method call copies the solver
   private func tableauMentions(_ variable: Int32) -> Bool {
@@ -261,6 +344,11 @@ extension Solver {
     let subject = plan.subjects[index]
     if subject >= 0, try addFreshDefinition(id, constraint, of: subject) {
       plannedOwners[Int(subject)] = -1
+      return nil
+    }
+    if subject < 0, Self.isSizePreference(constraint), try addSizePreference(id, constraint) {
+      // A definition that is not a matched equality's, as on the usual path.
+      run.onlyMatchedDefinitions = false
       return nil
     }
     var acyclic = false

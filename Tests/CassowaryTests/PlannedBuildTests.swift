@@ -306,6 +306,71 @@ struct LayoutSystemGenerator {
     }
   }
 
+  /// Size preferences, which a planned batch writes without the usual add's searches when
+  /// their subject follows from their shape (a content hugging defining its variable, then its
+  /// compression resistance written through the hugging's markers), leave the tableau one at a
+  /// time leaves, bit for bit: the same rows, symbols, constants and coefficients. Also in the
+  /// shapes that take the usual path: a variable an equality defines, a pair in either order,
+  /// a preference alone, a coefficient other than 1, a preference that holds at zero.
+  @Test func sizePreferencesHoldWhatAddingOneAtATimeHolds() throws {
+    func constraint(
+      _ variable: Int, _ coefficient: Double, _ relation: Relation, _ constant: Double,
+      _ priority: Float = 1000
+    ) -> Constraint {
+      let expression = LinearExpression(
+        [Term(Variable(id: Int32(variable)), coefficient)], constant: -constant)
+      return Constraint(expression, relation, priority: Priority(priority))
+    }
+    // Held first by both solvers: variables 0..<20 defined, 20..<40 mentioned and free.
+    var held: [(ConstraintID, Constraint)] = []
+    for index in 0..<20 {
+      let expression = LinearExpression(
+        [Term(Variable(id: Int32(index)), 1), Term(Variable(id: Int32(index + 20)), -1)],
+        constant: -3)
+      held.append((ConstraintID(Int32(held.count)), Constraint(expression, .equal)))
+    }
+    var batch: [(ConstraintID, Constraint)] = []
+    func add(_ constraint: Constraint) {
+      batch.append((ConstraintID(Int32(held.count + batch.count)), constraint))
+    }
+    for variable in 0..<60 {
+      let size = Double(20 + variable % 7) + (variable % 5 == 0 ? 0.1 : 0)
+      let coefficient = variable % 4 == 3 ? 2.5 : 1
+      switch variable % 6 {
+      case 0, 1, 2:  // hugging, then compression resistance
+        add(constraint(variable, coefficient, .lessThanOrEqual, size, 250))
+        add(constraint(variable, coefficient, .greaterThanOrEqual, size, 750))
+      case 3:  // the other way round
+        add(constraint(variable, coefficient, .greaterThanOrEqual, size, 750))
+        add(constraint(variable, coefficient, .lessThanOrEqual, size, 251))
+      case 4:  // alone
+        add(constraint(variable, coefficient, .lessThanOrEqual, size, 250))
+      default:  // holding at zero
+        add(constraint(variable, 1, .lessThanOrEqual, 0, 250))
+        add(constraint(variable, 1, .greaterThanOrEqual, 0, 750))
+      }
+    }
+    #expect(batch.count >= 64 && batch.count >= held.count)
+    var one = SparseSolver()
+    var planned = SparseSolver()
+    for (id, constraint) in held {
+      try one.add(id, constraint)
+      try planned.add(id, constraint)
+    }
+    one.beginBatch()
+    for (id, constraint) in batch { try one.add(id, constraint) }
+    one.endBatch()
+    planned.beginBatch()
+    try planned.add(contentsOf: batch)
+    planned.endBatch()
+    #expect(planned.structuralDefects().isEmpty)
+    #expect(planned.tableauDescription == one.tableauDescription)
+    for id in Int32(0)..<60 {
+      let variable = Variable(id: id)
+      #expect(planned.value(of: variable) == one.value(of: variable), "\(id)")
+    }
+  }
+
   /// An id the solver holds already is refused where it comes in a planned batch, as one at a
   /// time refuses it, with the constraints before it added and the rest not.
   @Test func anIDTheSolverHoldsIsRefusedInOrder() {
