@@ -4,9 +4,19 @@
 open class LayoutGuide: LayoutItem {
   /// A name for the guide in descriptions.
   public var identifier: String
-  /// The view that owns the guide (its constraints live in that view's tree); unowned: a view
-  /// that goes sets it to `nil`.
-  public internal(set) unowned(safe) var owningView: View?
+  /// The view that owns the guide (its constraints live in that view's tree); `nil` until the
+  /// guide is added to a view, and again once it is removed or the view goes.
+  public var owningView: View? { owner }
+  /// ``owningView`` as stored. Not public, so that the compiler sees every access and checks
+  /// them statically: a public stored property of a class is checked for exclusive access at
+  /// run time on every read (some 80 instructions), and a guide's owner is read at every step
+  /// of each of its constraints' way into the engine. Unowned, and unchecked in release builds
+  /// as ``LayoutConstraint/firstItem``'s references are: a view that goes sets it to `nil`.
+  #if DEBUG
+    unowned(safe) var owner: View?
+  #else
+    unowned(unsafe) var owner: View?
+  #endif
 
   /// A guide named `identifier`; add it to a view with ``View/addLayoutGuide(_:)``.
   public init(identifier: String = "") {
@@ -14,7 +24,7 @@ open class LayoutGuide: LayoutItem {
     super.init()
   }
 
-  override var hostView: View? { owningView }
+  override var hostView: View? { owner }
 
   public override var layoutDescription: String {
     let name = "\(String(describing: type(of: self))):\(address(of: self))"
@@ -23,7 +33,7 @@ open class LayoutGuide: LayoutItem {
 
   /// The guide's rectangle in its owning view's bounds, as of the solver's current values.
   public var layoutFrame: Rect {
-    guard let owner = owningView, let engine = owner.layoutEngine,
+    guard let owner, let engine = owner.layoutEngine,
       let rect = engine.alignmentRect(of: self)
     else { return .zero }
     let origin: Point

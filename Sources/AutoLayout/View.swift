@@ -93,7 +93,7 @@ open class View: LayoutItem {
     // References to this view are unowned (see ``LayoutConstraint/firstItem``): the views and
     // guides that point back to it forget it, as a weak reference would.
     for subview in storedSubviews { subview.setSuperviewLink(nil) }
-    for guide in layoutGuides { guide.owningView = nil }
+    for guide in layoutGuides { guide.owner = nil }
   }
 
   override var hostView: View? { self }
@@ -550,19 +550,19 @@ open class View: LayoutItem {
 
   /// Adds `guide` to the views this view owns; it may then take part in constraints.
   public func addLayoutGuide(_ guide: LayoutGuide) {
-    precondition(guide.owningView == nil, "the guide already has an owning view")
-    guide.owningView = self
+    precondition(guide.owner == nil, "the guide already has an owning view")
+    guide.owner = self
     layoutGuides.append(guide)
   }
 
   /// Removes `guide` and deactivates every constraint that refers to it.
   public func removeLayoutGuide(_ guide: LayoutGuide) {
-    guard guide.owningView === self else { return }
+    guard guide.owner === self else { return }
     LayoutConstraint.deactivate(guide.activeConstraints)
     if let index = layoutGuides.lastIndex(where: { $0 === guide }) {  // newest first: see above
       layoutGuides.remove(at: index)
     }
-    guide.owningView = nil
+    guide.owner = nil
   }
 
   /// The active constraints this view holds: those whose closest common ancestor is this view.
