@@ -248,9 +248,6 @@ extension Solver {
     }
     let existing = variableSymbol[Int(term.variable.id)]
     let isDefined = existing >= 0 && basicRow[Int(existing)] >= 0
-    func hasParametricPair(_ tag: Tag) -> Bool {
-      tag.other >= 0 && basicRow[Int(tag.marker)] < 0 && basicRow[Int(tag.other)] < 0
-    }
     if isDefined {
       // Only the second shape can apply: the constraint added last is read for its markers
       // before its terms are compared.
@@ -265,7 +262,8 @@ extension Solver {
     }
     guard !contains(id) else { return false }
     settleDeferredConstants()
-    // The variable's symbol, if new, and the constraint's two markers.
+    // The variable's symbol, if new, and the constraint's two markers (the variables' tables
+    // hold the batch's variables already).
     try tableau.reserve(rows: 0, symbols: symbolKind.count + 3)
     let (row, tag) = makeRow(for: constraint, owner: id.rawValue)
     let subject: Int32
@@ -283,6 +281,10 @@ extension Solver {
     }
     solve(row, for: subject)
     install(row, subject: subject)
+    // The marks at the symbols' count, as the usual add's cycle check leaves them: left short,
+    // a batch's trim would give them back and the next operation grow them again.
+    symbolMark.grow(to: symbolKind.count, with: 0)
+    visitMark.grow(to: symbolKind.count, with: 0)
     addObjectiveEffects(of: tag, sign: 1)
     while records.count <= Int(id.rawValue) { records.append(nil) }
     records[Int(id.rawValue)] = ConstraintRecord(constraint: constraint, tag: tag)
@@ -295,6 +297,12 @@ extension Solver {
     needsOptimize = true
     tableau.compactIfWasteful()
     return true
+  }
+
+  /// Whether `tag` is an optional constraint's pair, neither of them basic.
+  @inline(__always)  // called from mutating methods, a method call copies the solver
+  private func hasParametricPair(_ tag: Tag) -> Bool {
+    tag.other >= 0 && basicRow[Int(tag.marker)] < 0 && basicRow[Int(tag.other)] < 0
   }
 
   /// Whether a row of the tableau mentions the variable with id `variable`, or defines it.
