@@ -202,14 +202,9 @@ extension Solver {
     rowSubject[Int(row)] = subject
     basicRow[Int(subject)] = row
     markValueDirty(symbol: subject, downstream: false)
-    while records.count <= Int(id.rawValue) { records.append(nil) }
-    records[Int(id.rawValue)] = ConstraintRecord(
-      constraint: constraint,
+    recordAdded(
+      id, constraint,
       tag: Tag(marker: dummy, other: RowRole.none, markerCoefficient: 1, priority: 0))
-    lastAdded = id.rawValue
-    constraintCount += 1
-    structuralChanges += 1
-    retainVariables(of: constraint.expression)
     needsOptimize = true
     return true
   }
@@ -286,14 +281,7 @@ extension Solver {
     symbolMark.grow(to: symbolKind.count, with: 0)
     visitMark.grow(to: symbolKind.count, with: 0)
     addObjectiveEffects(of: tag, sign: 1)
-    while records.count <= Int(id.rawValue) { records.append(nil) }
-    records[Int(id.rawValue)] = ConstraintRecord(constraint: constraint, tag: tag)
-    lastAdded = id.rawValue
-    constraintCount += 1
-    structuralChanges += 1
-    retainLevel(tag.priority)
-    retainVariables(of: constraint.expression)
-    countSizePreference(constraint, by: 1)
+    recordAdded(id, constraint, tag: tag)
     needsOptimize = true
     tableau.compactIfWasteful()
     return true

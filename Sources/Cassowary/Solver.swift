@@ -181,6 +181,17 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     commit()
     if let pending { completeRedefinition(pending) }
     addObjectiveEffects(of: tag, sign: 1)
+    recordAdded(id, constraint, tag: tag)
+    optimizeUnlessBatching()
+    tableau.compactIfWasteful()
+    refactorIfWorn()
+    return -1
+  }
+
+  /// Records constraint `id`, whose rows the tableau now holds under `tag`: its record, the
+  /// counts, and the uses of its level and variables.
+  @inline(__always)
+  mutating func recordAdded(_ id: ConstraintID, _ constraint: Constraint, tag: Tag) {
     while records.count <= Int(id.rawValue) { records.append(nil) }
     records[Int(id.rawValue)] = ConstraintRecord(constraint: constraint, tag: tag)
     lastAdded = id.rawValue
@@ -189,10 +200,6 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     retainLevel(tag.priority)
     retainVariables(of: constraint.expression)
     countSizePreference(constraint, by: 1)
-    optimizeUnlessBatching()
-    tableau.compactIfWasteful()
-    refactorIfWorn()
-    return -1
   }
 
   public mutating func remove(_ id: ConstraintID) throws(SolverError) {
