@@ -264,6 +264,14 @@ extension Solver {
     let subject: Int32
     if sibling == nil {
       subject = variableSymbol[Int(term.variable.id)]
+      if tableau.rowCount(containing: subject) > 1 {
+        // Where other rows mention the variable, the usual add's cycle check starts a marking
+        // (and finds nothing upstream of a row that refers to no definition): the marks grow
+        // to the symbols' count as there. Left short, a batch's trim would give them back and
+        // the next operation would grow them again.
+        nextMarkEpoch()
+        nextVisitEpoch()
+      }
     } else {
       if tableau.constant(of: row) == 0, symbolKind[Int(tag.marker)] == .slack,
         tableau.coefficient(of: tag.marker, in: row) > 0
@@ -276,10 +284,6 @@ extension Solver {
     }
     solve(row, for: subject)
     install(row, subject: subject)
-    // The marks at the symbols' count, as the usual add's cycle check leaves them: left short,
-    // a batch's trim would give them back and the next operation grow them again.
-    symbolMark.grow(to: symbolKind.count, with: 0)
-    visitMark.grow(to: symbolKind.count, with: 0)
     addObjectiveEffects(of: tag, sign: 1)
     recordAdded(id, constraint, tag: tag)
     needsOptimize = true
