@@ -209,10 +209,10 @@ extension Solver {
     return true
   }
 
-  /// Adds the size preference `constraint` (an inequality on one variable, ``isSizePreference(_:)``)
-  /// as ``add(_:_:)`` would, when its row's subject follows from its shape, without the usual
-  /// add's searches for one, its transaction and its checks. Returns false, having changed
-  /// nothing, otherwise; the caller then adds it as usual.
+  /// Adds the size preference `constraint` (an inequality on one variable,
+  /// ``isSizePreference(_:)``) as ``add(_:_:)`` would, when its row's subject follows from its
+  /// shape, without the usual add's searches for one, its transaction and its checks. Returns
+  /// false, having changed nothing, otherwise; the caller then adds it as usual.
   ///
   /// The two shapes are a view's content hugging and compression resistance, added one after
   /// the other (four of them a label or a text field):
@@ -347,7 +347,7 @@ extension Solver {
       return nil
     }
     if subject < 0, Self.isSizePreference(constraint), try addSizePreference(id, constraint) {
-      // A definition that is not a matched equality's, as on the usual path.
+      // A row that is not a matched equality's ends the run, as on the usual path.
       run.onlyMatchedDefinitions = false
       return nil
     }
