@@ -7,9 +7,9 @@ import Cassowary
 /// stored properties: each access to a class's stored property that the compiler cannot prove
 /// exclusive is checked at run time (a call into the runtime's access set, some 150
 /// instructions with its end), and an install made three of them, about a tenth of a form's
-/// build. The engine's methods are the only code that reaches the tables, none of them while
-/// another access to the same table is under way (a pending list is swapped out before the
-/// solver, and through it a log handler, is called).
+/// build. Only the engine's methods change the tables (others read `installed`), none of them
+/// while another access to the same table is under way (a pending list is swapped out before
+/// the solver, and through it a log handler, is called).
 struct EngineTables {
   /// Installed constraints by solver id (ids given back are reused lowest first).
   var installed = IDTable<LayoutConstraint>()
