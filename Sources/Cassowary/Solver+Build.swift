@@ -264,14 +264,10 @@ extension Solver {
     let subject: Int32
     if sibling == nil {
       subject = variableSymbol[Int(term.variable.id)]
-      if tableau.rowCount(containing: subject) > 1 {
-        // Where other rows mention the variable, the usual add's cycle check starts a marking
-        // (and finds nothing upstream of a row that refers to no definition): the marks grow
-        // to the symbols' count as there. Left short, a batch's trim would give them back and
-        // the next operation would grow them again.
-        nextMarkEpoch()
-        nextVisitEpoch()
-      }
+      // The usual add's cycle check, which finds nothing upstream of a row that refers to no
+      // definition; it also leaves the marks grown as the usual path does, or a batch's trim
+      // would give them back and the next operation grow them again.
+      resolveCycles(in: row, subject: subject)
     } else {
       if tableau.constant(of: row) == 0, symbolKind[Int(tag.marker)] == .slack,
         tableau.coefficient(of: tag.marker, in: row) > 0
