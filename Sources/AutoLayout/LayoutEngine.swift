@@ -520,12 +520,20 @@ public final class LayoutEngine {
     let terms = withUnsafeTemporaryAllocation(of: Term.self, capacity: 6) { room in
       var writer = TermWriter(room: room)
       appendLoweredTerms(constraint, to: &writer)
-      // Appended, not `Array(unsafeUninitializedCapacity:)`, which is not specialized here and
-      // looks the array's type up at every call.
-      var terms: [Term] = []
-      terms.reserveCapacity(writer.count)
-      for index in 0..<writer.count { terms.append(room[index]) }
-      return terms
+      // Array literals of the usual counts: a literal allocates its buffer directly, where
+      // `reserveCapacity` on an empty array takes the general growth path (some 220
+      // instructions more), and `Array(unsafeUninitializedCapacity:)` is not specialized here
+      // and looks the array's type up at every call.
+      switch writer.count {
+      case 1: return [room[0]]
+      case 2: return [room[0], room[1]]
+      case 3: return [room[0], room[1], room[2]]
+      default:
+        var terms: [Term] = []
+        terms.reserveCapacity(writer.count)
+        for index in 0..<writer.count { terms.append(room[index]) }
+        return terms
+      }
     }
     return LinearExpression(terms, constant: loweredConstant(constraint))
   }
