@@ -270,33 +270,38 @@ extension LayoutConstraint {
   /// Activates every constraint in one solver batch, or throws and activates none when one of
   /// them cannot be (its items have no common ancestor).
   public static func activateChecked(_ constraints: [LayoutConstraint]) throws(LayoutError) {
-    var hosts: [View] = []
+    // The hosts and engines are held unretained: for the whole call the views are held by their
+    // trees and each engine by its root, and retaining them (and the constraints, through a
+    // zip of the two arrays) cost some sixteen reference-count operations a constraint.
+    var hosts: [Unmanaged<View>] = []
     hosts.reserveCapacity(constraints.count)
     for constraint in constraints {
-      hosts.append(try constraint.commonAncestor())
+      hosts.append(Unmanaged.passUnretained(try constraint.commonAncestor()))
     }
-    var engine: LayoutEngine?
+    var engine: Unmanaged<LayoutEngine>?
     // Constraints of a batch mostly share their host: its root is looked up once for a run.
-    var lastHost: View?
-    var lastHostEngine: LayoutEngine?
-    for (constraint, host) in zip(constraints, hosts) where !constraint.active {
-      let hostEngine: LayoutEngine
-      if host === lastHost, let lastHostEngine {
+    var lastHost: UnsafeMutableRawPointer?
+    var lastHostEngine: Unmanaged<LayoutEngine>?
+    for index in constraints.indices where !constraints[index].active {
+      let host = hosts[index]
+      let hostEngine: Unmanaged<LayoutEngine>
+      if host.toOpaque() == lastHost, let lastHostEngine {
         hostEngine = lastHostEngine
       } else {
-        hostEngine = host.rootView.ensureEngine()
-        lastHost = host
+        hostEngine = host._withUnsafeGuaranteedRef { .passUnretained($0.rootView.ensureEngine()) }
+        lastHost = host.toOpaque()
         lastHostEngine = hostEngine
       }
-      if hostEngine !== engine {
-        engine?.endBatch()
+      if hostEngine.toOpaque() != engine?.toOpaque() {
+        engine?._withUnsafeGuaranteedRef { $0.endBatch() }
         engine = hostEngine
-        hostEngine.beginBatch()
+        hostEngine._withUnsafeGuaranteedRef { $0.beginBatch() }
       }
+      let constraint = constraints[index]
       constraint.attach()
-      hostEngine.install(constraint)
+      hostEngine._withUnsafeGuaranteedRef { $0.install(constraint) }
     }
-    engine?.endBatch()
+    engine?._withUnsafeGuaranteedRef { $0.endBatch() }
   }
 
   /// Deactivates every constraint in one solver batch.
