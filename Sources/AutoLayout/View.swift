@@ -13,8 +13,6 @@ open class View: LayoutItem {
   public var superview: View? { storedSuperview }
   /// The subviews, back to front.
   public var subviews: [View] { storedSubviews }
-  /// The layout guides this view owns.
-  public private(set) var layoutGuides: [LayoutGuide] = []
 
   // The stored properties a layout pass reads on every view are internal, behind public
   // computed ones: the compiler can then see every access and check exclusivity statically,
@@ -31,7 +29,6 @@ open class View: LayoutItem {
   /// The superview, through ``superviewLink``.
   var storedSuperview: View? { superviewLink?.view }
   var storedSubviews: [View] = []
-  var storedAlignmentRectInsets = EdgeInsets.zero
   var storedFrame: Rect
   var engineStorage: LayoutEngine?
   /// Whether some active constraint in this tree is not installed in an engine (after the tree
@@ -57,6 +54,27 @@ open class View: LayoutItem {
   var originMoved = false
   /// The frame origin in the root's superview space, as of the last layout pass.
   var absoluteOrigin: Point?
+  // The one-byte properties follow the optional point, in the bytes its alignment would leave
+  // unused.
+  /// The value behind ``translatesAutoresizingMaskIntoConstraints`` (internal, so that its
+  /// accesses are checked at compile time).
+  var storedTranslatesAutoresizingMask = true
+  /// Behind ``isHidden``: internal, so that the compiler sees every access and checks them
+  /// statically (a stack's update pass reads every arranged view's; see
+  /// ``LayoutConstraint/storedConstant``).
+  var storedIsHidden = false
+  /// The values behind ``semanticContentAttribute`` and ``userInterfaceLayoutDirection``. Not
+  /// public, so that the compiler checks their accesses statically (see
+  /// ``LayoutConstraint/storedConstant``): lowering a leading or trailing constraint reads them
+  /// up the tree.
+  var storedSemanticContentAttribute = SemanticContentAttribute.unspecified
+  var storedLayoutDirection = LayoutDirection.leftToRight
+  /// ``effectiveUserInterfaceLayoutDirection`` once computed: every leading or trailing
+  /// constraint lowered reads it, and computing it walks up to the first view that decides
+  /// (the root, usually), a superview at a time (a fifth of a 10,000-view nested grid's build).
+  /// Forgotten across the subtree when what it depends on changes: a view's attribute or
+  /// direction, or the superview chain (``forgetEffectiveDirections()``).
+  var cachedEffectiveDirection: LayoutDirection?
   /// The engine of the layout pass that is running ``layoutSubviews()`` on this view, if one
   /// is: found without walking up to the root (the pass knows it, and keeps it alive while it
   /// is set).
@@ -69,19 +87,11 @@ open class View: LayoutItem {
   var resistancePriorities = (
     horizontal: LayoutPriority.defaultHigh, vertical: LayoutPriority.defaultHigh
   )
+  /// The layout margins: kept in the view rather than with the rare properties, since many views
+  /// set them and the view's allocation (jemalloc's 320-byte class) has room for them.
   var storedLayoutMargins = EdgeInsets(all: 8)
-  var storedSafeAreaInsets = EdgeInsets.zero
-  var marginsGuide: LayoutGuide?
-  var marginsGuideConstraints: [LayoutConstraint] = []
-  /// Whether the margins guide was made for a stack view's arrangement and never handed to a
-  /// client: the arrangement may then drop it once it stops using it.
-  var marginsGuideIsArrangementOnly = false
-  var safeAreaGuide: LayoutGuide?
-  var safeAreaGuideConstraints: [LayoutConstraint] = []
-  var storedTraitCollection: TraitCollection?
-  var sizeClassConstraints: [(constraint: LayoutConstraint, installation: SizeClassInstallation)] =
-    []
-  var sizeClassSubviews: [(view: View, installation: SizeClassInstallation)] = []
+  /// What most views leave at its defaults (see ``RareProperties``), or `nil` while all of it is.
+  var rareProperties: RareProperties?
 
   /// A view with the given frame.
   public init(frame: Rect = .zero) {
@@ -143,7 +153,7 @@ open class View: LayoutItem {
   override func compactLists() {
     super.compactLists()
     changeSubviews { $0.shrinkToFreshCapacity() }
-    layoutGuides.shrinkToFreshCapacity()
+    rareProperties?.layoutGuides.shrinkToFreshCapacity()
     if dirtySubviews.isEmpty { changeDirtySubviews { $0.shrinkToFreshCapacity() } }
   }
 
@@ -212,9 +222,6 @@ open class View: LayoutItem {
       markSystemConstraintsDirty()
     }
   }
-  /// The value behind ``translatesAutoresizingMaskIntoConstraints`` (internal, so that its
-  /// accesses are checked at compile time).
-  var storedTranslatesAutoresizingMask = true
 
   /// How the frame follows the superview's bounds when translated into constraints.
   public var autoresizingMask: AutoresizingMask = [] {
@@ -231,10 +238,6 @@ open class View: LayoutItem {
       arrangingStackView?.arrangedSubviewDidChange(self, intrinsicSize: false)
     }
   }
-  /// Behind ``isHidden``: internal, so that the compiler sees every access and checks them
-  /// statically (a stack's update pass reads every arranged view's; see
-  /// ``LayoutConstraint/storedConstant``).
-  var storedIsHidden = false
   /// The stack view that arranges this view, if any (unowned: a stack view that goes sets it to
   /// `nil`).
   unowned(safe) var arrangingStackView: StackView?
@@ -260,12 +263,6 @@ open class View: LayoutItem {
       directionDidChange()
     }
   }
-  /// The values behind ``semanticContentAttribute`` and ``userInterfaceLayoutDirection``. Not
-  /// public, so that the compiler checks their accesses statically (see
-  /// ``LayoutConstraint/storedConstant``): lowering a leading or trailing constraint reads them
-  /// up the tree.
-  var storedSemanticContentAttribute = SemanticContentAttribute.unspecified
-  var storedLayoutDirection = LayoutDirection.leftToRight
 
   /// The direction leading and trailing follow for this view.
   public var effectiveUserInterfaceLayoutDirection: LayoutDirection {
@@ -280,13 +277,6 @@ open class View: LayoutItem {
     cachedEffectiveDirection = direction
     return direction
   }
-
-  /// ``effectiveUserInterfaceLayoutDirection`` once computed: every leading or trailing
-  /// constraint lowered reads it, and computing it walks up to the first view that decides
-  /// (the root, usually), a superview at a time (a fifth of a 10,000-view nested grid's build).
-  /// Forgotten across the subtree when what it depends on changes: a view's attribute or
-  /// direction, or the superview chain (``forgetEffectiveDirections()``).
-  var cachedEffectiveDirection: LayoutDirection?
 
   /// Forgets the effective direction of every view in this subtree.
   func forgetEffectiveDirections() {
@@ -499,10 +489,13 @@ open class View: LayoutItem {
 
   /// The solver a root view's engine uses. Changing it on a root with an engine moves every
   /// constraint to a new engine of that kind.
-  public var preferredSolver: SolverStrategy = .sparse {
-    didSet {
-      guard preferredSolver != oldValue, superview == nil, engineStorage != nil else { return }
-      moveConstraints(to: LayoutEngine(solverKind: preferredSolver))
+  public var preferredSolver: SolverStrategy {
+    get { rareProperties?.preferredSolver ?? .sparse }
+    set {
+      let oldValue = preferredSolver
+      rare.preferredSolver = newValue
+      guard newValue != oldValue, superview == nil, engineStorage != nil else { return }
+      moveConstraints(to: LayoutEngine(solverKind: newValue))
     }
   }
 

@@ -1,0 +1,106 @@
+import Cassowary
+
+extension View {
+  /// The properties that most views leave at their defaults: alignment-rectangle insets, the
+  /// margins guide, the safe area and its guide, the view's own layout guides, traits, size-class
+  /// variations and the solver a root asks for.
+  ///
+  /// A view holds one optional reference to them, made when one of them is first set, instead of
+  /// their storage (about 170 bytes): a view that only takes part in constraints holds none of
+  /// it. Reading a property that was never set gives its default without making the storage.
+  final class RareProperties {
+    var alignmentRectInsets = EdgeInsets.zero
+    var safeAreaInsets = EdgeInsets.zero
+    var layoutGuides: [LayoutGuide] = []
+    var marginsGuide: LayoutGuide?
+    var marginsGuideConstraints: [LayoutConstraint] = []
+    var marginsGuideIsArrangementOnly = false
+    var safeAreaGuide: LayoutGuide?
+    var safeAreaGuideConstraints: [LayoutConstraint] = []
+    var traitCollection: TraitCollection?
+    var sizeClassConstraints:
+      [(constraint: LayoutConstraint, installation: SizeClassInstallation)] = []
+    var sizeClassSubviews: [(view: View, installation: SizeClassInstallation)] = []
+    var preferredSolver: SolverStrategy?
+  }
+
+  /// ``rareProperties``, made on first use.
+  ///
+  /// - Complexity: O(1).
+  var rare: RareProperties {
+    if let rareProperties { return rareProperties }
+    let made = RareProperties()
+    rareProperties = made
+    return made
+  }
+
+  var storedAlignmentRectInsets: EdgeInsets {
+    get { rareProperties?.alignmentRectInsets ?? .zero }
+    set { rare.alignmentRectInsets = newValue }
+  }
+
+  var storedSafeAreaInsets: EdgeInsets {
+    get { rareProperties?.safeAreaInsets ?? .zero }
+    set { rare.safeAreaInsets = newValue }
+  }
+
+  /// The layout guides this view owns.
+  public internal(set) var layoutGuides: [LayoutGuide] {
+    get { rareProperties?.layoutGuides ?? [] }
+    _modify { yield &rare.layoutGuides }
+  }
+
+  var marginsGuide: LayoutGuide? {
+    get { rareProperties?.marginsGuide }
+    set {
+      if newValue == nil && rareProperties == nil { return }
+      rare.marginsGuide = newValue
+    }
+  }
+
+  var marginsGuideConstraints: [LayoutConstraint] {
+    get { rareProperties?.marginsGuideConstraints ?? [] }
+    _modify { yield &rare.marginsGuideConstraints }
+  }
+
+  /// Whether the margins guide was made for a stack view's arrangement and never handed to a
+  /// client: the arrangement may then drop it once it stops using it.
+  var marginsGuideIsArrangementOnly: Bool {
+    get { rareProperties?.marginsGuideIsArrangementOnly ?? false }
+    set {
+      if !newValue && rareProperties == nil { return }
+      rare.marginsGuideIsArrangementOnly = newValue
+    }
+  }
+
+  var safeAreaGuide: LayoutGuide? {
+    get { rareProperties?.safeAreaGuide }
+    set {
+      if newValue == nil && rareProperties == nil { return }
+      rare.safeAreaGuide = newValue
+    }
+  }
+
+  var safeAreaGuideConstraints: [LayoutConstraint] {
+    get { rareProperties?.safeAreaGuideConstraints ?? [] }
+    _modify { yield &rare.safeAreaGuideConstraints }
+  }
+
+  var storedTraitCollection: TraitCollection? {
+    get { rareProperties?.traitCollection }
+    set {
+      if newValue == nil && rareProperties == nil { return }
+      rare.traitCollection = newValue
+    }
+  }
+
+  var sizeClassConstraints: [(constraint: LayoutConstraint, installation: SizeClassInstallation)] {
+    get { rareProperties?.sizeClassConstraints ?? [] }
+    _modify { yield &rare.sizeClassConstraints }
+  }
+
+  var sizeClassSubviews: [(view: View, installation: SizeClassInstallation)] {
+    get { rareProperties?.sizeClassSubviews ?? [] }
+    _modify { yield &rare.sizeClassSubviews }
+  }
+}
