@@ -196,7 +196,8 @@ extension View {
 
   /// The frame that surrounds alignment rectangle `rect` (the insets added back).
   func frameFromAlignmentRect(_ rect: Rect) -> Rect {
-    let insets = storedAlignmentRectInsets
+    // Most views hold no rare properties, and so no insets: the frame is the rectangle.
+    guard let insets = rareProperties?.alignmentRectInsets else { return rect }
     return Rect(
       x: rect.minX - insets.left, y: rect.minY - insets.top,
       width: rect.width + insets.left + insets.right,
