@@ -6,7 +6,7 @@ extension View {
   /// variations and the solver a root asks for.
   ///
   /// A view holds one optional reference to them, made when one of them is first set, instead of
-  /// their storage (about 170 bytes): a view that only takes part in constraints holds none of
+  /// their storage (about 150 bytes): a view that only takes part in constraints holds none of
   /// it. Reading a property that was never set gives its default without making the storage.
   final class RareProperties {
     var alignmentRectInsets = EdgeInsets.zero

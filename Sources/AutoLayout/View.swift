@@ -90,7 +90,7 @@ open class View: LayoutItem {
   /// The layout margins: kept in the view rather than with the rare properties, since many views
   /// set them and the view's allocation (jemalloc's 320-byte class) has room for them.
   var storedLayoutMargins = EdgeInsets(all: 8)
-  /// What most views leave at its defaults (see ``RareProperties``), or `nil` while all of it is.
+  /// What most views leave at their defaults (see ``RareProperties``); `nil` until one is set.
   var rareProperties: RareProperties?
 
   /// A view with the given frame.
