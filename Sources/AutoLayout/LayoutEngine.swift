@@ -205,6 +205,7 @@ public final class LayoutEngine {
   /// constraint it refuses is broken, logged and added at ``brokenPriority``, as ``install(_:)``
   /// does, and the adds after it go on.
   func flushPendingAdds() {
+    let isFirstLayout = holdsFirstLayout
     holdsFirstLayout = false
     guard !tables.pointee.pendingAdds.isEmpty else { return }
     // Taken out first: a conflict's log handler may ask the engine for something.
@@ -212,10 +213,15 @@ public final class LayoutEngine {
     var owners: [LayoutConstraint] = []
     swap(&adds, &tables.pointee.pendingAdds)
     swap(&owners, &tables.pointee.pendingOwners)
+    let leading = isFirstLayout ? Self.rootWidthConstraints(in: owners) : []
     var start = 0
     while start < adds.count, !isRefused {
       do throws(SolverError) {
-        try storedSolver.add(contentsOf: start == 0 ? adds : Array(adds[start...]))
+        if start == 0 {
+          try storedSolver.add(contentsOf: adds, leading: leading)
+        } else {
+          try storedSolver.add(contentsOf: Array(adds[start...]))
+        }
         start = adds.count
       } catch {
         if refuses(error) { break }
@@ -244,6 +250,27 @@ public final class LayoutEngine {
     }
     swap(&adds, &tables.pointee.pendingAdds)
     swap(&owners, &tables.pointee.pendingOwners)
+  }
+
+  /// The indices of `owners` that are the root's frame constraints on the horizontal axis (its
+  /// autoresizing mask's), given as the first layout's `leading` constraints
+  /// (``LayoutSolver/add(contentsOf:leading:)``): the rows of a layout that spans its root's
+  /// width reach them, through the root's margins and edges. The vertical ones keep their
+  /// place: a layout whose rows flow down closes its chain of rows at the root's bottom, and a
+  /// height fixed before the chain is built makes each row's definition walk the chain to it
+  /// (a dynamic form's first layout measured dearer).
+  ///
+  /// - Complexity: O(*n*) for *n* owners.
+  static func rootWidthConstraints(in owners: [LayoutConstraint]) -> [Int] {
+    var indices: [Int] = []
+    for index in owners.indices {
+      let owner = owners[index]
+      guard case .autoresizingMask = owner.kind, owner.firstAttribute.axis == .horizontal,
+        let view = owner.firstItem as? View, view.superview == nil
+      else { continue }
+      indices.append(index)
+    }
+    return indices
   }
 
   /// The pending adds the lists keep room for between batches (see ``flushPendingAdds()``).

@@ -10,6 +10,13 @@ public protocol LayoutSolver {
   /// may choose the order of its work, so that a layout's first build costs less than its
   /// constraints one at a time.
   mutating func add(contentsOf constraints: [(ConstraintID, Constraint)]) throws(SolverError)
+  /// ``add(contentsOf:)``, told which constraints the others lean on: `leading` holds indices
+  /// into `constraints`, in increasing order, of equalities that fix a variable the rest refer
+  /// to (a root's frame). A solver that plans its build may add them first; the result, and
+  /// what is thrown, are ``add(contentsOf:)``'s.
+  mutating func add(
+    contentsOf constraints: [(ConstraintID, Constraint)], leading: [Int]
+  ) throws(SolverError)
   /// Removes the constraint `id`.
   mutating func remove(_ id: ConstraintID) throws(SolverError)
   /// Whether the constraint `id` is in the solver.
@@ -78,6 +85,13 @@ extension LayoutSolver {
     contentsOf constraints: [(ConstraintID, Constraint)]
   ) throws(SolverError) {
     for (id, constraint) in constraints { try add(id, constraint) }
+  }
+
+  /// Adds the constraints as ``add(contentsOf:)`` does, without use for the hint.
+  public mutating func add(
+    contentsOf constraints: [(ConstraintID, Constraint)], leading: [Int]
+  ) throws(SolverError) {
+    try add(contentsOf: constraints)
   }
 }
 

@@ -27,6 +27,15 @@ extension Solver {
   /// (``sizePreferenceMatchedLater(_:after:)``). The optimum is the same; where several are
   /// equally good, the solver may settle on another of them.
   ///
+  /// On a solver that held nothing, the equalities at `leading` (indices into `constraints`, in
+  /// increasing order) that the plan matched to a variable are added before the rest, each as
+  /// its variable's definition. A root's width, added last as a layout adds it, is otherwise
+  /// defined by the chain of the first size preference whose row reaches it: every later row
+  /// that refers to it carries that chain's symbols (ten or so), and the root's equality then
+  /// takes the definition over, rewriting each of them. Added first, it is a constant to every
+  /// row. Whether a refused constraint is refused does not depend on the order, and its
+  /// conflicts are found one by one, in the order given (below).
+  ///
   /// - Throws: what ``add(_:_:)`` throws for the first constraint it refuses, naming it; the
   ///   constraints before it are added and the rest are not, as one by one. On a solver that
   ///   has held nothing (a first build, a rebuild) the conflicts named are exactly those of the
@@ -35,8 +44,9 @@ extension Solver {
   /// - Complexity: the matching is O(*t*) for *t* terms of the required equalities, plus its
   ///   augmenting-path searches; the adds cost what they cost one by one, less the expansions
   ///   the subjects avoid.
-  public mutating func add(contentsOf constraints: [(ConstraintID, Constraint)]) throws(SolverError)
-  {
+  public mutating func add(
+    contentsOf constraints: [(ConstraintID, Constraint)], leading: [Int] = []
+  ) throws(SolverError) {
     prepareToChange()
     applyRemovals()
     guard keepsDefinitions, constraints.count >= max(Self.plannedBuildMinimum, constraintCount),
@@ -76,6 +86,20 @@ extension Solver {
         plannedBatch = []
       }
       var run = PlannedRun(isPristine: isPristine)
+      // The leading equalities added first, and which of them, in order (the loop skips them).
+      var hoisted: [Int] = []
+      if isPristine {
+        for index in leading where index < constraints.count {
+          let (id, constraint) = constraints[index]
+          let subject = plan.subjects[index]
+          guard subject >= 0, hoisted.last ?? -1 < index,
+            try addFreshDefinition(id, constraint, of: subject)
+          else { continue }
+          plannedOwners[Int(subject)] = -1
+          hoisted.append(index)
+        }
+      }
+      var nextHoisted = 0
       // Required inequalities waiting for the equalities matched to their variables, in the
       // batch's order: each the index of the last such equality, shifted 32 bits left, plus
       // its own index (plain integers: a debug build's runtime allocates metadata for an array
@@ -90,6 +114,10 @@ extension Solver {
       var adding = 0
       do throws(SolverError) {
         for index in constraints.indices {
+          if nextHoisted < hoisted.count && hoisted[nextHoisted] == index {
+            nextHoisted += 1
+            continue
+          }
           let constraint = constraints[index].1
           let after =
             constraint.priority.isRequired

@@ -117,9 +117,9 @@ struct LayoutSystemGenerator {
 
 @Suite struct PlannedBuildTests {
   /// The values, constraint by constraint, of a solver built one add at a time and of one built
-  /// by `add(contentsOf:)`.
+  /// by `add(contentsOf:leading:)`.
   func build(
-    _ constraints: [(ConstraintID, Constraint)]
+    _ constraints: [(ConstraintID, Constraint)], leading: [Int] = []
   ) -> (
     one: SparseSolver, planned: SparseSolver, oneError: SolverError?, plannedError: SolverError?
   ) {
@@ -136,7 +136,7 @@ struct LayoutSystemGenerator {
     var planned = SparseSolver()
     var plannedError: SolverError?
     planned.beginBatch()
-    do throws(SolverError) { try planned.add(contentsOf: constraints) } catch {
+    do throws(SolverError) { try planned.add(contentsOf: constraints, leading: leading) } catch {
       plannedError = error
     }
     planned.endBatch()
@@ -170,11 +170,23 @@ struct LayoutSystemGenerator {
     checkPlannedBuild(seed: seed)
   }
 
+  /// Every third seed none, else some of the required equalities of `constraints`, to be added
+  /// first (``SparseSolver/add(contentsOf:leading:)``): every third or every fourth.
+  func leadingEqualities(of constraints: [(ConstraintID, Constraint)], seed: UInt64) -> [Int] {
+    guard seed % 3 != 0 else { return [] }
+    return constraints.indices.filter { index in
+      let constraint = constraints[index].1
+      return constraint.relation == .equal && constraint.priority.isRequired
+        && index % Int(seed % 3 + 2) == 0
+    }
+  }
+
   func checkPlannedBuild(seed: UInt64) {
     var generator = LayoutSystemGenerator(seed: seed)
     let constraints = generator.system(shuffled: seed % 2 == 0)
     let count = generator.variableCount
-    var (one, planned, oneError, plannedError) = build(constraints)
+    var (one, planned, oneError, plannedError) = build(
+      constraints, leading: leadingEqualities(of: constraints, seed: seed))
     #expect(
       oneError == nil && plannedError == nil,
       "seed \(seed): \(String(describing: oneError)) \(String(describing: plannedError))")
@@ -215,7 +227,8 @@ struct LayoutSystemGenerator {
       seed in
       var generator = LayoutSystemGenerator(seed: seed)
       guard let constraints = generator.systemWithConflict(seed: seed) else { return }
-      let (one, planned, oneError, plannedError) = build(constraints)
+      let (one, planned, oneError, plannedError) = build(
+        constraints, leading: leadingEqualities(of: constraints, seed: seed))
       #expect(oneError != nil, "seed \(seed): the conflict was not refused")
       #expect(plannedError == oneError, "seed \(seed)")
       for (id, _) in constraints {
