@@ -28,7 +28,8 @@ extension Solver {
   /// equally good, the solver may settle on another of them.
   ///
   /// On a solver that held nothing, the equalities at `leading` (indices into `constraints`, in
-  /// increasing order) that the plan matched to a variable are added before the rest, each as
+  /// increasing order; any other entry is passed over) that the plan matched to a variable are
+  /// added before the rest, each as
   /// its variable's definition. A root's width, added last as a layout adds it, is otherwise
   /// defined by the chain of the first size preference whose row reaches it: every later row
   /// that refers to it carries that chain's symbols (ten or so), and the root's equality then
@@ -89,7 +90,8 @@ extension Solver {
       // The leading equalities added first, and which of them, in order (the loop skips them).
       var hoisted: [Int] = []
       if isPristine {
-        for index in leading where index < constraints.count {
+        // A hint: an index out of range, or not above the one before, is passed over.
+        for index in leading where constraints.indices.contains(index) {
           let (id, constraint) = constraints[index]
           let subject = plan.subjects[index]
           guard subject >= 0, hoisted.last ?? -1 < index,

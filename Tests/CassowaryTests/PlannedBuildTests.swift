@@ -181,6 +181,19 @@ struct LayoutSystemGenerator {
     }
   }
 
+  /// Leading indices are a hint: out of range, repeated or out of order, they are passed over,
+  /// and the build holds what adding one at a time holds.
+  @Test func leadingIndicesOutOfRangeOrOrderArePassedOver() {
+    var generator = LayoutSystemGenerator(seed: 7)
+    let constraints = generator.system(shuffled: false)
+    let equalities = constraints.indices.filter { constraints[$0].1.relation == .equal }
+    let leading = [-1, equalities[3], equalities[3], equalities[1], constraints.count, .max]
+    let (one, planned, oneError, plannedError) = build(constraints, leading: leading)
+    #expect(oneError == nil && plannedError == nil)
+    #expect(planned.structuralDefects().isEmpty)
+    expectSameValues(one, planned, count: generator.variableCount, "leading \(leading)")
+  }
+
   func checkPlannedBuild(seed: UInt64) {
     var generator = LayoutSystemGenerator(seed: seed)
     let constraints = generator.system(shuffled: seed % 2 == 0)
