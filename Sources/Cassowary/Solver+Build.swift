@@ -29,13 +29,12 @@ extension Solver {
   ///
   /// On a solver that held nothing, the equalities at `leading` (indices into `constraints`, in
   /// increasing order; any other entry is passed over) that the plan matched to a variable are
-  /// added before the rest, each as
-  /// its variable's definition. A root's width, added last as a layout adds it, is otherwise
-  /// defined by the chain of the first size preference whose row reaches it: every later row
-  /// that refers to it carries that chain's symbols (ten or so), and the root's equality then
-  /// takes the definition over, rewriting each of them. Added first, it is a constant to every
-  /// row. Whether a refused constraint is refused does not depend on the order, and its
-  /// conflicts are found one by one, in the order given (below).
+  /// added before the rest, each as its variable's definition. A root's width, added last as a
+  /// layout adds it, is otherwise defined by the chain of the first size preference whose row
+  /// reaches it: every later row that refers to it carries that chain's symbols (ten or so),
+  /// and the root's equality then takes the definition over, rewriting each of them. Added
+  /// first, it is a constant to every row. Whether a refused constraint is refused does not
+  /// depend on the order, and its conflicts are found one by one, in the order given (below).
   ///
   /// - Throws: what ``add(_:_:)`` throws for the first constraint it refuses, naming it; the
   ///   constraints before it are added and the rest are not, as one by one. On a solver that
