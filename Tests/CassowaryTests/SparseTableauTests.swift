@@ -141,4 +141,57 @@ import Testing
       #expect(tableau.rowCount(containing: symbol) == columns[Int(symbol)])
     }
   }
+
+  /// A resize's pivots fill one set of columns and empty another, a different set each time.
+  /// Here each round fills a new symbol's column to 16 rows and empties the last one's: the
+  /// cells stay as many, and so must the room they take. A column that kept its largest size
+  /// would take 16 new slots a round, until a compaction (an allocation every few rounds).
+  @Test func columnsThatFillAndEmptyInTurnTakeNoNewRoom() {
+    let symbolCount: Int32 = 4_096
+    var tableau = SparseTableau()
+    try? tableau.reserve(rows: 16, symbols: Int(symbolCount))
+    let rows = (0..<16).map { _ in tableau.makeRow() }
+    for row in rows { tableau.add(1, for: 0, to: row) }
+    var settled = 0
+    for symbol in 1..<symbolCount {
+      for row in rows { tableau.add(2, for: symbol, to: row) }
+      for row in rows.dropFirst(2) { tableau.removeCell(for: symbol, from: row) }
+      if symbol > 1 {
+        for row in rows.prefix(2) { tableau.removeCell(for: symbol - 1, from: row) }
+      }
+      tableau.compactIfWasteful()  // what the solver calls after each operation
+      #expect(tableau.totalCells == 16 + 2)
+      if symbol == 64 { settled = tableau.bytes }
+      if symbol > 64 && tableau.bytes != settled {
+        Issue.record("round \(symbol): \(tableau.bytes) bytes, \(settled) at round 64")
+        return
+      }
+    }
+    #expect(tableau.rowCount(containing: symbolCount - 1) == 2)
+    #expect(tableau.coefficient(of: symbolCount - 1, in: rows[1]) == 2)
+  }
+
+  /// The same for rows: each round one row of many takes 15 more cells and the last one gives
+  /// them back.
+  @Test func rowsThatFillAndEmptyInTurnTakeNoNewRoom() {
+    let rowCount = 2_048
+    var tableau = SparseTableau()
+    try? tableau.reserve(rows: rowCount, symbols: 16)
+    let rows = (0..<rowCount).map { _ in tableau.makeRow() }
+    for row in rows { tableau.add(1, for: 0, to: row) }
+    var settled = 0
+    for round in 1..<rowCount {
+      for symbol: Int32 in 1..<16 { tableau.add(Double(symbol), for: symbol, to: rows[round]) }
+      for symbol: Int32 in 1..<16 { tableau.removeCell(for: symbol, from: rows[round - 1]) }
+      tableau.compactIfWasteful()  // what the solver calls after each operation
+      #expect(tableau.totalCells == rowCount + 15)
+      if round == 64 { settled = tableau.bytes }
+      if round > 64 && tableau.bytes != settled {
+        Issue.record("round \(round): \(tableau.bytes) bytes, \(settled) at round 64")
+        return
+      }
+    }
+    #expect(tableau.cellCount(of: rows[rowCount - 1]) == 16)
+    #expect(tableau.coefficient(of: 15, in: rows[rowCount - 1]) == 15)
+  }
 }
