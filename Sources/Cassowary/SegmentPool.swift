@@ -209,10 +209,11 @@ struct SegmentPool<Element: PoolElement> {
   /// Moves `segment` into the capacity that twice its elements round up to (at least the
   /// initial one), or releases it when it is empty: for a segment that is underfilled (see
   /// ``isUnderfilled(_:)``), so that its slots go back to the free lists for those that grow
-  /// next.
-  /// A segment that keeps only what it held at most would hold its largest size for good, and
-  /// a tableau whose large rows and columns wander from symbol to symbol (a resize's pivots)
+  /// next. A segment that kept the largest size it reached would hold it for good, and a
+  /// tableau whose long rows and columns wander from symbol to symbol (a resize's pivots)
   /// would take new slots on every operation.
+  ///
+  /// - Complexity: O(`segment.count`).
   mutating func shrink(_ segment: inout Segment) {
     guard segment.count > 0 else { return release(&segment) }
     let sizeClass = Self.sizeClass(of: max(initialCapacity, 2 * Int(segment.count)))
