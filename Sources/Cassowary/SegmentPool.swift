@@ -206,45 +206,8 @@ struct SegmentPool<Element: PoolElement> {
     }
   }
 
-  /// Moves `segment` into the capacity that twice its elements round up to (at least the
-  /// initial one), or releases it when it is empty: for a segment that is underfilled (see
-  /// ``isUnderfilled(_:)``), so that its slots go back to the free lists for those that grow
-  /// next. A segment that kept the largest size it reached would hold it for good, and a
-  /// tableau whose long rows and columns wander from symbol to symbol (a resize's pivots)
-  /// would take new slots on every operation.
-  ///
-  /// - Complexity: O(`segment.count`).
-  mutating func shrink(_ segment: inout Segment) {
-    guard segment.count > 0 else { return release(&segment) }
-    let sizeClass = Self.sizeClass(of: max(initialCapacity, 2 * Int(segment.count)))
-    guard Self.smallestCapacity << sizeClass < segment.capacity else { return }
-    move(&segment, toSizeClass: sizeClass)
-  }
-
-  /// Whether `segment` has room but holds nothing, or holds a quarter of its capacity or less
-  /// and has enough capacity that a smaller one would free slots for others: what
-  /// ``shrink(_:)`` is for.
-  @inline(__always)
-  static func isUnderfilled(_ segment: Segment) -> Bool {
-    segment.capacity > 0
-      && (segment.count == 0 || segment.capacity >= 8 && 4 * segment.count <= segment.capacity)
-  }
-
-  /// Whether removing elements from a segment of `capacity` that held `before` (and now holds
-  /// `after`) made it underfilled (see ``isUnderfilled(_:)``): true once per crossing, so that
-  /// a list of segments to shrink names each about once.
-  @inline(__always)
-  static func becameUnderfilled(capacity: Int32, from before: Int32, to after: Int32) -> Bool {
-    isUnderfilled(Segment(start: 0, count: after, capacity: capacity))
-      && !isUnderfilled(Segment(start: 0, count: before, capacity: capacity))
-  }
-
   private mutating func grow(_ segment: inout Segment, toHold needed: Int32) {
-    move(&segment, toSizeClass: Self.sizeClass(of: max(initialCapacity, Int(needed))))
-  }
-
-  /// Copies `segment`'s elements into a free segment of `sizeClass` and frees the old one.
-  private mutating func move(_ segment: inout Segment, toSizeClass sizeClass: Int) {
+    let sizeClass = Self.sizeClass(of: max(initialCapacity, Int(needed)))
     let newCapacity = Self.smallestCapacity << sizeClass
     let start = take(sizeClass: sizeClass)
     let count = Int(segment.count)

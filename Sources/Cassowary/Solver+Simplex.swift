@@ -174,8 +174,6 @@ extension Solver {
       if swapPairIfNegative(inRow: basicRow[Int(leaving)]) { swapped = true }
     }
     if swapped { optimizeUnlessBatching() }
-    // What the pivots emptied goes back to the pools before the next operation grows others.
-    tableau.compactIfWasteful()
     return nil
   }
 

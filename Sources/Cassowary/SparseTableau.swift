@@ -201,12 +201,6 @@ extension SparseTableau {
     /// cell per symbol (``position`` maps a symbol to its cell here).
     var accumulator = ManualArray<AccumulatedCell>()
     var cellTotal = 0
-    /// Rows and symbols whose segment fell to a quarter of its capacity (see
-    /// ``SegmentPool/isUnderfilled(_:)``) since the last ``compactIfWasteful()``, which moves
-    /// them into smaller segments: not at once, since the loop that removed their cells may hold
-    /// a pointer into the pool. A row or symbol may be listed twice, or no longer underfilled.
-    var underfilledRows = ManualArray<Int32>()
-    var underfilledColumns = ManualArray<Int32>()
     /// Long objective rows are indexed: for each such row an ordinal, and for each symbol and
     /// ordinal the slot of its cell there, or -1. Finding a cell in them is then O(1); a scan
     /// of the shorter of row and column would cost the length of a shared symbol's column, once
@@ -247,8 +241,6 @@ extension SparseTableau {
       copy.rowOrdinal = rowOrdinal.copy()
       copy.indexedSlots = indexedSlots.copy()
       copy.freeOrdinals = freeOrdinals.copy()
-      copy.underfilledRows = underfilledRows.copy()
-      copy.underfilledColumns = underfilledColumns.copy()
       return copy
     }
 
@@ -266,8 +258,6 @@ extension SparseTableau {
       rowOrdinal.deallocate()
       indexedSlots.deallocate()
       freeOrdinals.deallocate()
-      underfilledRows.deallocate()
-      underfilledColumns.deallocate()
     }
 
     /// Frees every table and starts again empty.
@@ -279,7 +269,7 @@ extension SparseTableau {
     var bytes: Int {
       cells.bytes + entries.bytes + rows.bytes + constants.bytes + columns.bytes + position.bytes
         + rowOrdinal.bytes + indexedSlots.bytes + accumulator.bytes + freeRows.bytes
-        + cancelled.bytes + freeOrdinals.bytes + underfilledRows.bytes + underfilledColumns.bytes
+        + cancelled.bytes + freeOrdinals.bytes
     }
 
     mutating func reserve(symbols: Int) {
@@ -661,7 +651,6 @@ extension SparseTableau {
     }
 
     mutating func compactIfWasteful() {
-      shrinkUnderfilled()
       // Measured by the slots segments have taken, which a steady state of moves reuses, not by
       // the capacity, which doubling leaves anywhere up to twice that: a threshold between the
       // two would compact, regrow and compact again on every resize.
@@ -671,7 +660,6 @@ extension SparseTableau {
     }
 
     mutating func trimExcess() {
-      shrinkUnderfilled()
       // Close to the contents: how the pools grew (in a build, or in the rebuild that follows a
       // long run of edits) must not decide what they hold afterwards; a compaction costs a pass
       // over the cells, as the batch that called this did.
@@ -745,8 +733,7 @@ extension SparseTableau {
     /// row without an index: the swap-removes of ``removeCell(at:of:)`` one after another.
     private mutating func removeCancelledCells(of row: Int32) {
       let rowStart = rows[Int(row)].start
-      let countBefore = rows[Int(row)].count
-      var rowCount = countBefore
+      var rowCount = rows[Int(row)].count
       for index in cancelled.indices {
         let slot = cancelled[index]
         let cell = cells[rowStart + slot]
@@ -756,7 +743,6 @@ extension SparseTableau {
         entries[column.start + cell.columnSlot] = lastEntry
         cells[rows[Int(lastEntry.row)].start + lastEntry.cellSlot].columnSlot = cell.columnSlot
         columns[Int(cell.symbol)].count = column.count - 1
-        noteRemoval(fromColumn: cell.symbol)
         // Swap-remove the row cell, re-pointing the column entry of the cell that moves.
         let lastSlot = rowCount - 1
         if slot != lastSlot {
@@ -768,40 +754,6 @@ extension SparseTableau {
       }
       rows[Int(row)].count = rowCount
       cellTotal -= cancelled.count
-      if SegmentPool<RowCell>.becameUnderfilled(
-        capacity: rows[Int(row)].capacity, from: countBefore, to: rowCount)
-      {
-        underfilledRows.append(row)
-      }
-    }
-
-    /// Lists `symbol`'s column if the removal of one of its entries made it underfilled: only
-    /// on the removal that crossed the line, so a column is listed once per crossing.
-    @inline(__always)
-    private mutating func noteRemoval(fromColumn symbol: Int32) {
-      let column = columns[Int(symbol)]
-      if SegmentPool<ColumnEntry>.becameUnderfilled(
-        capacity: column.capacity, from: column.count + 1, to: column.count)
-      {
-        underfilledColumns.append(symbol)
-      }
-    }
-
-    /// Moves each listed row and column that is still underfilled into a smaller segment.
-    private mutating func shrinkUnderfilled() {
-      for index in underfilledRows.indices {
-        let row = Int(underfilledRows[index])
-        if SegmentPool<RowCell>.isUnderfilled(rows[row]) { cells.shrink(&rows[row]) }
-      }
-      for index in underfilledColumns.indices {
-        let symbol = Int(underfilledColumns[index])
-        if SegmentPool<ColumnEntry>.isUnderfilled(columns[symbol]) {
-          entries.shrink(&columns[symbol])
-        }
-      }
-      // The lists keep their capacity: the next operation lists as many again.
-      underfilledRows.removeAllKeepingCapacity()
-      underfilledColumns.removeAllKeepingCapacity()
     }
 
     @inline(__always)
@@ -814,7 +766,6 @@ extension SparseTableau {
       entries[column.start + cell.columnSlot] = lastEntry
       cells[rows[Int(lastEntry.row)].start + lastEntry.cellSlot].columnSlot = cell.columnSlot
       columns[Int(cell.symbol)].count = column.count - 1
-      noteRemoval(fromColumn: cell.symbol)
       // Swap-remove the row cell, re-pointing the column entry (and index) of the cell that
       // moves.
       let lastSlot = segment.count - 1
@@ -828,11 +779,6 @@ extension SparseTableau {
       }
       rows[Int(row)].count = segment.count - 1
       cellTotal -= 1
-      if SegmentPool<RowCell>.becameUnderfilled(
-        capacity: segment.capacity, from: segment.count, to: segment.count - 1)
-      {
-        underfilledRows.append(row)
-      }
       if ordinal >= 0 && segment.count - 1 < Self.unindexBelow { unindex(row) }
     }
   }

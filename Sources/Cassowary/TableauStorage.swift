@@ -70,10 +70,8 @@ public protocol TableauStorage {
   var totalCells: Int { get }
   /// Bytes held by the storage's arrays (capacity, not only what is in use).
   var bytes: Int { get }
-  /// Gives back space that rows and columns grew into and no longer use: a row or column that
-  /// fell to a quarter of its room moves into less, and the whole is compacted once it is much
-  /// larger than what is in use (amortized O(1) per cell removed since the last call). Called
-  /// between operations, where nothing holds a place in the tableau.
+  /// Gives back space that rows and columns grew into and no longer use, once it is much larger
+  /// than what is in use (amortized O(1) per call).
   mutating func compactIfWasteful()
   /// Gives back whatever space growth left unused beyond a small allowance, so that a layout
   /// just built holds about what it needs; called when an outermost batch that added or removed
