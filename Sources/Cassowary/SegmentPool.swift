@@ -19,11 +19,12 @@ struct Segment: BitwiseCopyable {
 /// so that no list is a heap object of its own.
 ///
 /// Segments grow into power-of-two capacities; freed segments go to a free list per capacity and
-/// are reused, so a steady state of adds and removes allocates nothing. A free list runs through
-/// its segments' first slots (see ``PoolElement``), so it needs no storage of its own. New
-/// segments are cut from the end of the slots taken so far. Compaction packs every segment at its
-/// exact size (see ``compact(_:holding:)``). When the last segment is freed the memory itself is
-/// released, so memory returns to where it started.
+/// are reused. A segment never shrinks, so lists that grow and shrink in turn allocate nothing,
+/// but lists that grow in turn (different columns each time) take new slots until a compaction.
+/// A free list runs through its segments' first slots (see ``PoolElement``), so it needs no
+/// storage of its own. New segments are cut from the end of the slots taken so far. Compaction
+/// packs every segment at its exact size (see ``compact(_:holding:)``). When the last segment is
+/// freed the memory itself is released, so memory returns to where it started.
 ///
 /// The slots are numbered contiguously but live in blocks that are never moved: a pool that runs
 /// out of room adds a block (twice the last one's size, up to ``largestBlock`` and to an eighth
