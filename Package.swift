@@ -103,7 +103,9 @@ let package = Package(
     .testTarget(
       name: "ScenesTests", dependencies: ["Scenes", "AutoLayout", "Cassowary"],
       exclude: ["Fixtures"]),
-    .testTarget(name: "HarnessTests", dependencies: ["Harness", "Scenes", "Cassowary"]),
+    .testTarget(
+      name: "HarnessTests",
+      dependencies: ["Harness", "Scenes", "Cassowary", "AutoLayout", "CJemalloc"]),
   ],
   cxxLanguageStandard: .cxx17
 )

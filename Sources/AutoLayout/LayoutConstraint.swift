@@ -30,36 +30,8 @@ public final class LayoutConstraint {
   /// to it as gone itself (see ``LayoutItem/referringConstraints``), so they read as `nil`, as
   /// weak ones would.
   public var firstItem: LayoutItem? { isFirstItemGone ? nil : storedFirstItem }
-  /// The attribute of the first item.
-  public let firstAttribute: LayoutAttribute
-  /// How the two sides compare.
-  public let relation: LayoutRelation
   /// The item on the right side, if any; `nil` once the item is gone.
   public var secondItem: LayoutItem? { isSecondItemGone ? nil : storedSecondItem }
-  /// The items, fixed for the constraint's life, and whether each is gone. Constants and flags
-  /// rather than references set to nil: a stored `var` reference is checked for exclusive
-  /// access at run time on every read (some 80 instructions; a constraint's items are read a
-  /// dozen times on its way into the solver), and an unowned one must be, since assigning it
-  /// releases the old reference inside the access. A gone item is never read through them.
-  ///
-  /// Unchecked in release builds, as UIKit's: a checked unowned read costs an atomic retain
-  /// through the unowned count (about 40 instructions with its release), and keeping the
-  /// object's memory until the last unowned reference goes costs a count increment per
-  /// reference. The flags above are what keep the reads valid; debug builds (the tests) keep the
-  /// checked references, so that a read past the flags traps there.
-  #if DEBUG
-    private unowned(safe) let storedFirstItem: LayoutItem
-    private unowned(safe) let storedSecondItem: LayoutItem?
-  #else
-    private unowned(unsafe) let storedFirstItem: LayoutItem
-    private unowned(unsafe) let storedSecondItem: LayoutItem?
-  #endif
-  private var isFirstItemGone = false
-  private var isSecondItemGone = false
-  /// The attribute of the second item (`notAnAttribute` when there is none).
-  public let secondAttribute: LayoutAttribute
-  /// What the second attribute is multiplied by.
-  public let multiplier: Double
   /// What is added to the right side. Changing it on an active constraint updates the solver in
   /// place.
   public var constant: Double {
@@ -86,17 +58,37 @@ public final class LayoutConstraint {
     get { storedIdentifier }
     set { storedIdentifier = newValue }
   }
-  /// Behind ``identifier`` (internal, as ``storedConstant`` is).
-  var storedIdentifier: String?
+  /// Whether the engine broke this required constraint to recover from a conflict: it is held
+  /// as the strongest optional constraint instead. Asking gives the engine the constraints it
+  /// holds back for a first layout, to know.
+  public var isBroken: Bool {
+    engine?.flushPendingAdds()
+    return isHeldBroken
+  }
 
-  var kind: Kind
-  /// The value behind ``constant``. Not public, so that the compiler sees every access and
-  /// checks them statically: a public stored property of a class is checked for exclusive access
-  /// at run time on every read (some 80 instructions), and lowering reads the constant per
-  /// constraint.
-  var storedConstant: Double
-  var storedPriority: LayoutPriority
-  var active = false
+  // The stored properties, widest first: a class's fields are laid out in the order they are
+  // declared, and in this one a constraint takes 120 bytes (a 128-byte allocation), where the
+  // order of the public API left padding between them and took 153 (160).
+
+  /// The items, fixed for the constraint's life, and whether each is gone
+  /// (``isFirstItemGone``). Constants and flags rather than references set to nil: a stored
+  /// `var` reference is checked for exclusive access at run time on every read (some 80
+  /// instructions; a constraint's items are read a dozen times on its way into the solver), and
+  /// an unowned one must be, since assigning it releases the old reference inside the access. A
+  /// gone item is never read through them.
+  ///
+  /// Unchecked in release builds, as UIKit's: a checked unowned read costs an atomic retain
+  /// through the unowned count (about 40 instructions with its release), and keeping the
+  /// object's memory until the last unowned reference goes costs a count increment per
+  /// reference. The flags are what keep the reads valid; debug builds (the tests) keep the
+  /// checked references, so that a read past the flags traps there.
+  #if DEBUG
+    private unowned(safe) let storedFirstItem: LayoutItem
+    private unowned(safe) let storedSecondItem: LayoutItem?
+  #else
+    private unowned(unsafe) let storedFirstItem: LayoutItem
+    private unowned(unsafe) let storedSecondItem: LayoutItem?
+  #endif
   /// The engine the constraint is installed in, and its solver ids (the second only for
   /// content-size constraints, which lower to two inequalities). The engine is unowned, not
   /// weak (see ``firstItem``): an engine that goes sets it to `nil`. Unchecked in release
@@ -108,22 +100,37 @@ public final class LayoutConstraint {
   #else
     unowned(unsafe) var engine: LayoutEngine?
   #endif
+  /// What the second attribute is multiplied by.
+  public let multiplier: Double
+  /// The value behind ``constant``. Not public, so that the compiler sees every access and
+  /// checks them statically: a public stored property of a class is checked for exclusive access
+  /// at run time on every read (some 80 instructions), and lowering reads the constant per
+  /// constraint.
+  var storedConstant: Double
+  /// Behind ``identifier`` (internal, as ``storedConstant`` is).
+  var storedIdentifier: String?
   var solverID: Int32 = -1
   var secondSolverID: Int32 = -1
-  /// Where the constraint sits in its items' `activeConstraints` lists, for O(1) removal.
-  var firstListIndex = -1
-  var secondListIndex = -1
+  /// Where the constraint sits in its items' `activeConstraints` lists, for O(1) removal. This
+  /// and the two below are 32-bit (a list of 2³¹ references would take 16 GiB), so they are
+  /// stored from `Int` without a check.
+  var firstListIndex: Int32 = -1
+  var secondListIndex: Int32 = -1
   /// Where the constraint sits in its items' `referringConstraints` lists (the second is -1 when
   /// there is no second item or it is the first one).
-  var firstReferenceIndex = -1
-  var secondReferenceIndex = -1
-  /// Whether the engine broke this required constraint to recover from a conflict: it is held
-  /// as the strongest optional constraint instead. Asking gives the engine the constraints it
-  /// holds back for a first layout, to know.
-  public var isBroken: Bool {
-    engine?.flushPendingAdds()
-    return isHeldBroken
-  }
+  var firstReferenceIndex: Int32 = -1
+  var secondReferenceIndex: Int32 = -1
+  var storedPriority: LayoutPriority
+  var kind: Kind
+  /// The attribute of the first item.
+  public let firstAttribute: LayoutAttribute
+  /// How the two sides compare.
+  public let relation: LayoutRelation
+  /// The attribute of the second item (`notAnAttribute` when there is none).
+  public let secondAttribute: LayoutAttribute
+  private var isFirstItemGone = false
+  private var isSecondItemGone = false
+  var active = false
   /// The flag behind ``isBroken``, as the engine last set it.
   var isHeldBroken = false
 
@@ -144,17 +151,17 @@ public final class LayoutConstraint {
     self.storedPriority = priority
     self.storedIdentifier = identifier
     let firstSide: ConstraintReference.Side = secondItem === firstItem ? .both : .first
-    firstReferenceIndex = firstItem.addReference(self, side: firstSide)
+    firstReferenceIndex = Int32(truncatingIfNeeded: firstItem.addReference(self, side: firstSide))
     if let secondItem, secondItem !== firstItem {
-      secondReferenceIndex = secondItem.addReference(self, side: .second)
+      secondReferenceIndex = Int32(truncatingIfNeeded: secondItem.addReference(self, side: .second))
     }
   }
 
   deinit {
     // An item that went before has set its reference to nil and forgotten this constraint.
-    if let firstItem { firstItem.removeReference(at: firstReferenceIndex) }
+    if let firstItem { firstItem.removeReference(at: Int(firstReferenceIndex)) }
     if let secondItem, secondReferenceIndex >= 0 {
-      secondItem.removeReference(at: secondReferenceIndex)
+      secondItem.removeReference(at: Int(secondReferenceIndex))
     }
   }
 
@@ -341,10 +348,12 @@ extension LayoutConstraint {
   func attach() {
     active = true
     if let firstItem {
-      firstListIndex = firstItem.changeActiveConstraints { $0.appendReturningIndex(self) }
+      firstListIndex = Int32(
+        truncatingIfNeeded: firstItem.changeActiveConstraints { $0.appendReturningIndex(self) })
     }
     if let secondItem, secondItem !== firstItem {
-      secondListIndex = secondItem.changeActiveConstraints { $0.appendReturningIndex(self) }
+      secondListIndex = Int32(
+        truncatingIfNeeded: secondItem.changeActiveConstraints { $0.appendReturningIndex(self) })
     }
   }
 
@@ -352,9 +361,11 @@ extension LayoutConstraint {
   /// be in thousands of constraints, so removal swaps with the last entry instead of scanning.
   func detach() {
     active = false
-    if let firstItem, firstListIndex >= 0 { firstItem.removeActiveConstraint(at: firstListIndex) }
+    if let firstItem, firstListIndex >= 0 {
+      firstItem.removeActiveConstraint(at: Int(firstListIndex))
+    }
     if let secondItem, secondItem !== firstItem, secondListIndex >= 0 {
-      secondItem.removeActiveConstraint(at: secondListIndex)
+      secondItem.removeActiveConstraint(at: Int(secondListIndex))
     }
     firstListIndex = -1
     secondListIndex = -1
@@ -366,9 +377,9 @@ extension LayoutItem {
   func removeActiveConstraint(at index: Int) {
     guard let last = changeActiveConstraints({ $0.removeMovingLast(at: index) }) else { return }
     if last.firstItem === self {
-      last.firstListIndex = index
+      last.firstListIndex = Int32(truncatingIfNeeded: index)
     } else {
-      last.secondListIndex = index
+      last.secondListIndex = Int32(truncatingIfNeeded: index)
     }
   }
 }

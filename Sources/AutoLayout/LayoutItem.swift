@@ -69,9 +69,9 @@ open class LayoutItem {
   func removeReference(at index: Int) {
     guard let last = changeReferringConstraints({ $0.removeMovingLast(at: index) }) else { return }
     if last.side == .second {
-      last.constraint.secondReferenceIndex = index
+      last.constraint.secondReferenceIndex = Int32(truncatingIfNeeded: index)
     } else {
-      last.constraint.firstReferenceIndex = index
+      last.constraint.firstReferenceIndex = Int32(truncatingIfNeeded: index)
     }
   }
 
