@@ -20,7 +20,8 @@ struct Segment: BitwiseCopyable {
 ///
 /// Segments grow into power-of-two capacities; freed segments go to a free list per capacity and
 /// are reused. A segment never shrinks, so lists that grow and shrink in turn allocate nothing,
-/// but lists that grow in turn (different columns each time) take new slots until a compaction.
+/// and lists that grow in turn (different columns each time) take new slots until each has
+/// room for the most it holds, or a compaction packs them.
 /// A free list runs through its segments' first slots (see ``PoolElement``), so it needs no
 /// storage of its own. New segments are cut from the end of the slots taken so far. Compaction
 /// packs every segment at its exact size (see ``compact(_:holding:)``). When the last segment is
