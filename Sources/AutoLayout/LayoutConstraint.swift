@@ -67,8 +67,8 @@ public final class LayoutConstraint {
   }
 
   // The stored properties, widest first: a class's fields are laid out in the order they are
-  // declared, and in this one a constraint takes 120 bytes (a 128-byte allocation), where the
-  // order of the public API left padding between them and took 153 (160).
+  // declared, and padding between narrow and wide ones would push a constraint out of
+  // jemalloc's 128-byte class (FootprintTests checks it).
 
   /// The items, fixed for the constraint's life, and whether each is gone
   /// (``isFirstItemGone``). Constants and flags rather than references set to nil: a stored
