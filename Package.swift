@@ -105,7 +105,7 @@ let package = Package(
       exclude: ["Fixtures"]),
     .testTarget(
       name: "HarnessTests",
-      dependencies: ["Harness", "Scenes", "Cassowary", "AutoLayout", "CJemalloc"]),
+      dependencies: ["Harness", "Scenes", "Cassowary", "AutoLayout"]),
   ],
   cxxLanguageStandard: .cxx17
 )

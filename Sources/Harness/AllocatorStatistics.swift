@@ -43,6 +43,14 @@ public enum AllocatorStatistics {
   /// Bytes of physically resident allocator memory (`stats.resident`), as of the last ``refresh()``.
   public static var residentBytes: Int { (try? read("stats.resident", as: Int.self)) ?? 0 }
 
+  /// The bytes jemalloc gave `object`'s allocation: its size class (`malloc_usable_size`), which
+  /// a class instance's stored properties decide.
+  ///
+  /// - Complexity: O(1).
+  public static func allocatedSize(of object: AnyObject) -> Int {
+    malloc_usable_size(Unmanaged.passUnretained(object).toOpaque())
+  }
+
   /// Bytes this thread has ever allocated (`thread.allocatedp`); exact and current.
   public static var threadAllocatedBytes: UInt64 { threadCounter("thread.allocatedp") }
 

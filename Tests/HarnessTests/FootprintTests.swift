@@ -1,16 +1,11 @@
 import AutoLayout
-import CJemalloc
+import Harness
 import Testing
 
 /// What an object of the model costs the allocator (jemalloc, the process's): a layout of
 /// 10,000 views holds tens of thousands of constraints, so a field that pushes one into the next
 /// size class costs megabytes.
 @Suite struct FootprintTests {
-  /// The bytes the allocator gave `object`: its size class.
-  static func allocatedBytes(_ object: AnyObject) -> Int {
-    malloc_usable_size(Unmanaged.passUnretained(object).toOpaque())
-  }
-
   @Test func aConstraintFitsA128ByteAllocation() {
     let first = View()
     let second = View()
@@ -19,7 +14,7 @@ import Testing
     alone.identifier = "height"
     // 120 bytes of fields, declared widest first; padding between narrow and wide ones would
     // take it to the 160-byte class.
-    #expect(Self.allocatedBytes(between) == 128)
-    #expect(Self.allocatedBytes(alone) == 128)
+    #expect(AllocatorStatistics.allocatedSize(of: between) == 128)
+    #expect(AllocatorStatistics.allocatedSize(of: alone) == 128)
   }
 }
