@@ -53,9 +53,7 @@ extension LayoutEngine {
   static func unsatisfiableMessage(_ constraints: [LayoutConstraint], broken: LayoutConstraint)
     -> String
   {
-    let autoresizing = constraints.contains {
-      if case .autoresizingMask = $0.kind { return true } else { return false }
-    }
+    let autoresizing = constraints.contains { $0.kind == .autoresizingMask }
     var lines = [
       "[LayoutConstraints] Unable to simultaneously satisfy constraints.",
       "\tProbably at least one of the constraints in the following list is one you don't want. ",

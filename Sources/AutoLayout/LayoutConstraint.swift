@@ -10,15 +10,19 @@ import Cassowary
 /// row and rolls back on a conflict).
 public final class LayoutConstraint {
   /// Constraints the model makes for itself, which print under their own class names.
-  enum Kind: Equatable {
+  ///
+  /// The two system kinds carry no data of their own: their first item is the view that made
+  /// them, and they read its autoresizing mask or content priorities from it (see
+  /// ``systemView``), which keeps the constraint in jemalloc's 112-byte class.
+  enum Kind: UInt8 {
     /// Made by a client, or by the model with an identifier (margins, stack views).
     case standard
-    /// From `translatesAutoresizingMaskIntoConstraints`, with the mask (described in UIKit's
-    /// `h=… v=…` spelling).
-    case autoresizingMask(AutoresizingMask)
-    /// From the intrinsic content size: growth is penalized at the hugging priority and
-    /// shrinkage at the compression resistance priority.
-    case contentSize(hugging: LayoutPriority, compressionResistance: LayoutPriority)
+    /// From `translatesAutoresizingMaskIntoConstraints`, described with the view's mask (in
+    /// UIKit's `h=… v=…` spelling).
+    case autoresizingMask
+    /// From the intrinsic content size: growth is penalized at the view's hugging priority and
+    /// shrinkage at its compression resistance priority.
+    case contentSize
   }
 
   /// The item on the left side; `nil` once the item is gone.
@@ -68,7 +72,7 @@ public final class LayoutConstraint {
 
   // The stored properties, widest first: a class's fields are laid out in the order they are
   // declared, and padding between narrow and wide ones would push a constraint out of
-  // jemalloc's 128-byte class (FootprintTests checks it).
+  // jemalloc's 112-byte class (FootprintTests checks it).
 
   /// The items, fixed for the constraint's life, and whether each is gone
   /// (``isFirstItemGone``). Constants and flags rather than references set to nil: a stored
@@ -121,7 +125,7 @@ public final class LayoutConstraint {
   var firstReferenceIndex: Int32 = -1
   var secondReferenceIndex: Int32 = -1
   var storedPriority: LayoutPriority
-  var kind: Kind
+  let kind: Kind
   /// The attribute of the first item.
   public let firstAttribute: LayoutAttribute
   /// How the two sides compare.
@@ -155,6 +159,25 @@ public final class LayoutConstraint {
     if let secondItem, secondItem !== firstItem {
       secondReferenceIndex = Int32(truncatingIfNeeded: secondItem.addReference(self, side: .second))
     }
+  }
+
+  /// The view that made a system constraint (``Kind/autoresizingMask`` or
+  /// ``Kind/contentSize``): its first item. Read only while that item is there (an installed
+  /// constraint's items are, since the engine keeps them).
+  var systemView: View {
+    assert(kind != .standard, "not a system constraint")
+    return unsafeDowncast(storedFirstItem, to: View.self)
+  }
+
+  /// A content-size constraint's priorities: `view`'s (its ``systemView``) hugging and
+  /// compression resistance on the constraint's axis.
+  func contentPriorities(of view: View) -> (
+    hugging: LayoutPriority, compressionResistance: LayoutPriority
+  ) {
+    let axis: LayoutAttribute.Axis = firstAttribute == .width ? .horizontal : .vertical
+    return (
+      view.contentHuggingPriority(for: axis), view.contentCompressionResistancePriority(for: axis)
+    )
   }
 
   deinit {
@@ -392,10 +415,15 @@ extension LayoutConstraint: CustomStringConvertible {
   public var description: String {
     var parts = ["<\(className):\(address(of: self))"]
     if let identifier { parts.append("'\(identifier)'") }
-    if case .autoresizingMask(let mask) = kind { parts.append(mask.layoutDescription) }
+    // A system constraint whose view is gone prints without the view's data.
+    let view = kind == .standard || isFirstItemGone ? nil : systemView
+    if kind == .autoresizingMask, let view { parts.append(view.autoresizingMask.layoutDescription) }
     parts.append(body)
-    if case .contentSize(let hugging, let resistance) = kind {
-      parts.append("Hug:\(hugging) CompressionResistance:\(resistance)")
+    if kind == .contentSize {
+      if let view {
+        let (hugging, resistance) = contentPriorities(of: view)
+        parts.append("Hug:\(hugging) CompressionResistance:\(resistance)")
+      }
     } else if !storedPriority.isRequired {
       parts.append("priority:\(formatG(Double(storedPriority.rawValue)))")
     }
@@ -412,7 +440,7 @@ extension LayoutConstraint: CustomStringConvertible {
   }
 
   private func name(_ attribute: LayoutAttribute) -> String {
-    guard case .autoresizingMask = kind else { return attribute.description }
+    guard kind == .autoresizingMask else { return attribute.description }
     switch attribute {
     case .left: return "minX"
     case .right: return "maxX"

@@ -265,7 +265,7 @@ public final class LayoutEngine {
     var indices: [Int] = []
     for index in owners.indices {
       let owner = owners[index]
-      guard case .autoresizingMask = owner.kind, owner.firstAttribute.axis == .horizontal,
+      guard owner.kind == .autoresizingMask, owner.firstAttribute.axis == .horizontal,
         let view = owner.firstItem as? View, view.superview == nil
       else { continue }
       indices.append(index)
@@ -371,7 +371,8 @@ public final class LayoutEngine {
     // every constraint whose `engine` is this one is in ``installed``, where `deinit` finds it;
     // it no longer gives it to the solver.
     let deferring = batchDepth > 0 || holdsFirstLayout
-    if case .contentSize(let hugging, let resistance) = constraint.kind {
+    if constraint.kind == .contentSize {
+      let (hugging, resistance) = constraint.contentPriorities(of: constraint.systemView)
       let growth = allocateID(constraint)
       let shrinkage = allocateID(constraint)
       constraint.solverID = growth
@@ -489,7 +490,8 @@ public final class LayoutEngine {
   func priorityDidChange(_ constraint: LayoutConstraint) {
     counters.prioritiesChanged += 1
     guard !hasRefused else { return }
-    if case .contentSize(let hugging, let resistance) = constraint.kind {
+    if constraint.kind == .contentSize {
+      let (hugging, resistance) = constraint.contentPriorities(of: constraint.systemView)
       setPriorityOrFail(constraint.solverID, optional(hugging))
       setPriorityOrFail(constraint.secondSolverID, optional(resistance))
       return
@@ -729,7 +731,8 @@ extension LayoutEngine {
   private func forEachRow(
     of constraint: LayoutConstraint, _ expression: LinearExpression, _ body: (Constraint) -> Void
   ) {
-    if case .contentSize(let hugging, let resistance) = constraint.kind {
+    if constraint.kind == .contentSize {
+      let (hugging, resistance) = constraint.contentPriorities(of: constraint.systemView)
       body(Constraint(expression, .lessThanOrEqual, priority: optional(hugging)))
       body(Constraint(expression, .greaterThanOrEqual, priority: optional(resistance)))
     } else {
@@ -772,12 +775,12 @@ extension LayoutEngine {
 extension LayoutConstraint {
   /// Whether the model made this constraint from a view's frame and autoresizing mask.
   public var isAutoresizingMaskConstraint: Bool {
-    if case .autoresizingMask = kind { true } else { false }
+    kind == .autoresizingMask
   }
 
   /// Whether the model made this constraint from a view's intrinsic content size.
   public var isContentSizeConstraint: Bool {
-    if case .contentSize = kind { true } else { false }
+    kind == .contentSize
   }
 }
 

@@ -55,6 +55,7 @@ extension View {
   public func setContentHuggingPriority(_ priority: LayoutPriority, for axis: LayoutAttribute.Axis)
   {
     precondition(priority.isValid, LayoutError.invalidPriority(priority).message)
+    guard priority != contentHuggingPriority(for: axis) else { return }
     if axis == .horizontal {
       huggingPriorities.horizontal = priority
     } else {
@@ -73,6 +74,7 @@ extension View {
     _ priority: LayoutPriority, for axis: LayoutAttribute.Axis
   ) {
     precondition(priority.isValid, LayoutError.invalidPriority(priority).message)
+    guard priority != contentCompressionResistancePriority(for: axis) else { return }
     if axis == .horizontal {
       resistancePriorities.horizontal = priority
     } else {
@@ -81,13 +83,9 @@ extension View {
     contentPrioritiesDidChange(axis)
   }
 
+  /// Re-weights the content-size constraint on `axis`, which reads the view's new priorities.
   private func contentPrioritiesDidChange(_ axis: LayoutAttribute.Axis) {
     guard let constraint = contentSizeConstraint(axis) else { return }
-    let kind = LayoutConstraint.Kind.contentSize(
-      hugging: contentHuggingPriority(for: axis),
-      compressionResistance: contentCompressionResistancePriority(for: axis))
-    guard kind != constraint.kind else { return }
-    constraint.kind = kind
     constraint.engine?.priorityDidChange(constraint)
   }
 
@@ -109,11 +107,8 @@ extension View {
         continue
       }
       let constraint = LayoutConstraint(
-        kind: .contentSize(
-          hugging: contentHuggingPriority(for: axis),
-          compressionResistance: contentCompressionResistancePriority(for: axis)),
-        self, index == 0 ? .width : .height, .equal, nil, .notAnAttribute, multiplier: 0,
-        constant: value)
+        kind: .contentSize, self, index == 0 ? .width : .height, .equal, nil, .notAnAttribute,
+        multiplier: 0, constant: value)
       setContentSizeConstraint(constraint, axis)
       constraint.attach()
       engine.install(constraint)
@@ -218,13 +213,12 @@ extension View {
     guard wanted || !autoresizingConstraints.isEmpty else { return }
     let shapes = wanted ? wantedAutoresizingConstraints() : nil
     let count = shapes == nil ? 0 : AutoresizingShapes.count
-    let mask = autoresizingMask
     let sameShape =
       count == autoresizingConstraints.count
       && (0..<count).allSatisfy { index in
         let shape = shapes![index], constraint = autoresizingConstraints[index]
         return constraint.firstAttribute == shape.0 && constraint.secondAttribute == shape.1
-          && constraint.multiplier == shape.2 && constraint.kind == .autoresizingMask(mask)
+          && constraint.multiplier == shape.2 && constraint.kind == .autoresizingMask
           && constraint.secondItem === (shape.1 == .notAnAttribute ? nil : superview)
       }
     if sameShape {
@@ -238,7 +232,7 @@ extension View {
     autoresizingConstraints = (0..<count).map { index in
       let shape = shapes![index]
       return LayoutConstraint(
-        kind: .autoresizingMask(mask), self, shape.0, .equal,
+        kind: .autoresizingMask, self, shape.0, .equal,
         shape.1 == .notAnAttribute ? nil : superview, shape.1, multiplier: shape.2,
         constant: shape.3)
     }

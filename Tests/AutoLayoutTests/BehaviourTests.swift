@@ -151,6 +151,19 @@ struct BehaviourTests {
     root.layoutIfNeeded()
     expectFrame(field, 359 - 99, 40, 99, 34)
     #expect(root.layoutEngine!.statistics.constraintsAdded == before.constraintsAdded)
+    // The content-size constraint describes the view's priorities as they are now, and setting
+    // a priority the view already has re-weights nothing.
+    let widthConstraint = field.constraintsAffectingLayout(for: .horizontal).first {
+      $0.isContentSizeConstraint
+    }
+    #expect(widthConstraint?.description.contains("Hug:252 CompressionResistance:750") == true)
+    let changed = root.layoutEngine!.statistics.prioritiesChanged
+    field.setContentHuggingPriority(252, for: .horizontal)
+    field.setContentCompressionResistancePriority(.defaultHigh, for: .horizontal)
+    #expect(root.layoutEngine!.statistics.prioritiesChanged == changed)
+    field.setContentCompressionResistancePriority(760, for: .horizontal)
+    #expect(root.layoutEngine!.statistics.prioritiesChanged == changed + 1)
+    #expect(widthConstraint?.description.contains("Hug:252 CompressionResistance:760") == true)
   }
 
   @Test(
