@@ -13,27 +13,6 @@ extension Array {
   }
 }
 
-extension Array where Element: ExpressibleByNilLiteral {
-  /// ``trimExcessCapacity()`` for a table of optionals (the solver's constraint records), moving
-  /// the elements instead of copying them: a copy retained and released each element's references
-  /// (its constraint's terms), 4 % of a 10,000-view flat build.
-  @inline(__always)
-  mutating func trimExcessCapacity() {
-    guard capacity > count + count / 8 + 16 else { return }
-    let count = self.count
-    var old: [Element] = []
-    swap(&old, &self)
-    self = [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
-      old.withUnsafeMutableBufferPointer { source in
-        buffer.baseAddress!.moveInitialize(from: source.baseAddress!, count: count)
-        // Moved from: filled with nil, so that `old` has nothing left to release.
-        source.baseAddress!.initialize(repeating: nil, count: count)
-      }
-      initialized = count
-    }
-  }
-}
-
 extension Array {
   /// Empties the array and keeps its storage for reuse. The solver's scratch buffers and undo
   /// log are cleared once or more per operation, mostly while empty or holding one to four

@@ -17,6 +17,9 @@ public protocol LayoutSolver {
   mutating func add(
     contentsOf constraints: [(ConstraintID, Constraint)], leading: [Int]
   ) throws(SolverError)
+  /// ``add(contentsOf:leading:)`` for constraints laid out as a ``ConstraintBatch``, which a
+  /// client can write without making an array for each constraint's terms.
+  mutating func add(_ batch: ConstraintBatch, leading: [Int]) throws(SolverError)
   /// Removes the constraint `id`.
   mutating func remove(_ id: ConstraintID) throws(SolverError)
   /// Whether the constraint `id` is in the solver.
@@ -92,6 +95,12 @@ extension LayoutSolver {
     contentsOf constraints: [(ConstraintID, Constraint)], leading: [Int]
   ) throws(SolverError) {
     try add(contentsOf: constraints)
+  }
+
+  /// Adds the batch's constraints as ``add(contentsOf:leading:)`` does, copying each one's terms
+  /// into an array of its own.
+  public mutating func add(_ batch: ConstraintBatch, leading: [Int]) throws(SolverError) {
+    try add(contentsOf: batch.constraints, leading: leading)
   }
 }
 

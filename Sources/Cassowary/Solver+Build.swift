@@ -49,12 +49,67 @@ extension Solver {
   ) throws(SolverError) {
     prepareToChange()
     applyRemovals()
-    guard keepsDefinitions, constraints.count >= max(Self.plannedBuildMinimum, constraintCount),
-      var plan = plannedSubjects(of: constraints)
+    guard keepsDefinitions, constraints.count >= max(Self.plannedBuildMinimum, constraintCount)
     else {
       for (id, constraint) in constraints { try add(id, constraint) }
       return
     }
+    try add(ConstraintBatch(constraints), leading: leading)
+  }
+
+  /// ``add(contentsOf:leading:)`` for constraints laid out as a batch already (a client's
+  /// written term by term, or a rebuild's over its own term store): the build borrows the
+  /// batch's terms, and copies each constraint's into the solver's store as it adds it.
+  public mutating func add(_ batch: ConstraintBatch, leading: [Int] = []) throws(SolverError) {
+    prepareToChange()
+    applyRemovals()
+    // The labels first, so that errors name the constraints by them; taken back from those
+    // left out.
+    installLabels(of: batch)
+    do throws(SolverError) {
+      try batch.terms.withUnsafeBufferPointer { terms throws(SolverError) in
+        guard keepsDefinitions, batch.count >= max(Self.plannedBuildMinimum, constraintCount),
+          let plan = plannedSubjects(of: batch, terms: terms)
+        else {
+          try addOneByOne(batch, terms: terms)
+          return
+        }
+        try addPlanned(batch, terms: terms, plan: plan, leading: leading)
+      }
+    } catch {
+      dropLabels(ofAbsent: batch)
+      throw error
+    }
+  }
+
+  /// Puts the labels of `batch` in the solver's table, for the constraints it does not hold
+  /// (the first of any id the batch repeats).
+  private mutating func installLabels(of batch: ConstraintBatch) {
+    for (id, label) in batch.labels where !contains(id) && labels[id.rawValue] == nil {
+      labels[id.rawValue] = label
+    }
+  }
+
+  /// Takes out of the table the labels of `batch` whose constraints the solver does not hold.
+  private mutating func dropLabels(ofAbsent batch: ConstraintBatch) {
+    for (id, _) in batch.labels where !contains(id) { labels[id.rawValue] = nil }
+  }
+
+  /// Adds the constraints of `batch`, whose terms are `terms`, one by one, in order.
+  private mutating func addOneByOne(
+    _ batch: ConstraintBatch, terms: UnsafeBufferPointer<Term>
+  ) throws(SolverError) {
+    for index in 0..<batch.count {
+      try add(batch.id(at: index), batch.constraint(index, in: terms), subject: -1)
+    }
+  }
+
+  /// The planned build of ``add(contentsOf:leading:)``, whose `plan` is
+  /// ``plannedSubjects(of:terms:)``'s.
+  private mutating func addPlanned(
+    _ batch: ConstraintBatch, terms: UnsafeBufferPointer<Term>, plan: BuildPlan, leading: [Int]
+  ) throws(SolverError) {
+    var plan = plan
     let isPristine =
       constraintCount == 0 && liveSymbols == 0 && pivotCount == 0 && substitutedRows == 0
       && refactorizations == 0
@@ -75,23 +130,27 @@ extension Solver {
       // The variables' tables and the records at the size the batch grows them to, at once.
       growVariables(to: plan.variableCount)
       records.reserveCapacity(plan.recordCount)
+      termStore.reserveForFirstBuild(batch.entries.reduce(0) { $0 + Int($1.termCount) })
       // The batch's size preferences count from its start: a layout adds them after the
       // inequalities between the views they size.
       swap(&plannedSizePreferences, &plan.sizePreferences)
       defer { plannedSizePreferences = [] }
       swap(&plannedOwners, &plan.owners)
-      plannedBatch = constraints
+      plannedBatch = batch
+      plannedTerms = terms
       defer {
         plannedOwners = []
-        plannedBatch = []
+        plannedBatch = ConstraintBatch()
+        plannedTerms = UnsafeBufferPointer(start: nil, count: 0)
       }
       var run = PlannedRun(isPristine: isPristine)
       // The leading equalities added first, and which of them, in order (the loop skips them).
       var hoisted: [Int] = []
       if isPristine {
         // A hint: an index out of range, or not above the one before, is passed over.
-        for index in leading where constraints.indices.contains(index) {
-          let (id, constraint) = constraints[index]
+        for index in leading where index >= 0 && index < batch.count {
+          let id = batch.id(at: index)
+          let constraint = batch.constraint(index, in: terms)
           let subject = plan.subjects[index]
           guard subject >= 0, hoisted.last ?? -1 < index,
             try addFreshDefinition(id, constraint, of: subject)
@@ -114,12 +173,12 @@ extension Solver {
       /// The constraint being added when an add throws.
       var adding = 0
       do throws(SolverError) {
-        for index in constraints.indices {
+        for index in 0..<batch.count {
           if nextHoisted < hoisted.count && hoisted[nextHoisted] == index {
             nextHoisted += 1
             continue
           }
-          let constraint = constraints[index].1
+          let constraint = batch.constraint(index, in: terms)
           let after =
             constraint.priority.isRequired
             ? (isPristine ? matchedLater(constraint, after: index) : nil)
@@ -131,7 +190,8 @@ extension Solver {
           }
           // Not deferring, it adds the constraint.
           adding = index
-          _ = try addPlanned(index, of: constraints, plan: &plan, run: &run, deferring: false)
+          _ = try addPlanned(
+            index, of: batch, terms: terms, plan: &plan, run: &run, deferring: false)
           guard index >= earliestAfter else { continue }
           // Every equality up to this one is added: the inequalities waiting for them follow,
           // each waiting again for a later one if it must.
@@ -141,15 +201,15 @@ extension Solver {
             var after = entry >> 32
             let waiter = entry & 0xFFFF_FFFF
             if after <= index {
-              guard constraints[waiter].1.priority.isRequired else {
+              guard batch.entries[waiter].priority.isRequired else {
                 // A size preference cannot be refused: it is added, and waits no more.
                 _ = try addPlanned(
-                  waiter, of: constraints, plan: &plan, run: &run, deferring: false)
+                  waiter, of: batch, terms: terms, plan: &plan, run: &run, deferring: false)
                 continue
               }
               guard
                 let later = try addPlanned(
-                  waiter, of: constraints, plan: &plan, run: &run, deferring: true)
+                  waiter, of: batch, terms: terms, plan: &plan, run: &run, deferring: true)
               else { continue }
               after = later
             }
@@ -166,7 +226,7 @@ extension Solver {
         if !isPristine {
           for waiter in (deferred + waiting).map({ $0 & 0xFFFF_FFFF }).sorted()
           where waiter < adding {
-            try? add(constraints[waiter].0, constraints[waiter].1)
+            _ = try? add(batch.id(at: waiter), batch.constraint(waiter, in: terms), subject: -1)
           }
         }
         throw error
@@ -182,7 +242,8 @@ extension Solver {
       let depth = batchDepth
       reset()
       batchDepth = depth
-      for (id, constraint) in constraints { try add(id, constraint) }
+      installLabels(of: batch)
+      try addOneByOne(batch, terms: terms)
     }
   }
 
@@ -203,7 +264,7 @@ extension Solver {
   ///   checked), and the variables' tables hold `variable`.
   /// - Complexity: O(terms of `constraint`²), for a handful of terms.
   private mutating func addFreshDefinition(
-    _ id: ConstraintID, _ constraint: Constraint, of variable: Int32
+    _ id: ConstraintID, _ constraint: BorrowedConstraint, of variable: Int32
   ) throws(SolverError) -> Bool {
     guard !tableauMentions(variable) else { return false }
     let terms = constraint.expression.terms
@@ -262,7 +323,7 @@ extension Solver {
   /// - Complexity: O(1), plus what installing the first shape's definition costs: the rows
   ///   that refer to its variable.
   private mutating func addSizePreference(
-    _ id: ConstraintID, _ constraint: Constraint
+    _ id: ConstraintID, _ constraint: BorrowedConstraint
   ) throws(SolverError) -> Bool {
     // The cheap checks first: a layout's size preferences often take the usual path (a
     // variable that an equality defines), and the checks are then all they cost.
@@ -362,10 +423,11 @@ extension Solver {
   /// would strand an equality not added yet (``strands(_:)``) is not added: the solver is
   /// left as it was, and the index of that equality is returned.
   private mutating func addPlanned(
-    _ index: Int, of constraints: [(ConstraintID, Constraint)], plan: inout BuildPlan,
-    run: inout PlannedRun, deferring: Bool
+    _ index: Int, of batch: ConstraintBatch, terms: UnsafeBufferPointer<Term>,
+    plan: inout BuildPlan, run: inout PlannedRun, deferring: Bool
   ) throws(SolverError) -> Int? {
-    let (id, constraint) = constraints[index]
+    let id = batch.id(at: index)
+    let constraint = batch.constraint(index, in: terms)
     let subject = plan.subjects[index]
     if subject >= 0, try addFreshDefinition(id, constraint, of: subject) {
       plannedOwners[Int(subject)] = -1
@@ -403,7 +465,7 @@ extension Solver {
   ///
   /// - Complexity: O(terms of `constraint` × terms of their equalities).
   @inline(__always)  // called from mutating methods, a method call copies the solver
-  private func matchedLater(_ constraint: Constraint, after index: Int) -> Int? {
+  private func matchedLater(_ constraint: BorrowedConstraint, after index: Int) -> Int? {
     guard constraint.relation != .equal && constraint.priority.isRequired else { return nil }
     var last = -1
     for term in constraint.expression.terms {
@@ -434,9 +496,9 @@ extension Solver {
   ///
   /// - Complexity: O(terms of the equalities visited), at most ``sizePreferenceLookahead``
   ///   levels of a layout's few terms.
-  private mutating func sizePreferenceMatchedLater(_ constraint: Constraint, after index: Int)
-    -> Int?
-  {
+  private mutating func sizePreferenceMatchedLater(
+    _ constraint: BorrowedConstraint, after index: Int
+  ) -> Int? {
     guard Self.isSizePreference(constraint) else { return nil }
     let first = constraint.expression.terms[0].variable.id
     guard isUndefined(first), Int(plannedOwners[Int(first)]) > index else { return nil }
@@ -454,7 +516,7 @@ extension Solver {
         let owner = Int(plannedOwners[Int(variable)])
         guard owner > index else { continue }
         last = max(last, owner)
-        for term in plannedBatch[owner].1.expression.terms
+        for term in plannedBatch.constraint(owner, in: plannedTerms).expression.terms
         where term.variable.id != variable && isUndefined(term.variable.id)
           && Int(plannedOwners[Int(term.variable.id)]) > index && next.count < 16
         {
@@ -522,21 +584,23 @@ extension Solver {
   /// where they should (an invalid one, an id used twice).
   ///
   /// - Complexity: O(*t*) for *t* terms, plus the matching's searches.
-  private func plannedSubjects(of constraints: [(ConstraintID, Constraint)]) -> BuildPlan? {
+  private func plannedSubjects(
+    of batch: ConstraintBatch, terms: UnsafeBufferPointer<Term>
+  ) -> BuildPlan? {
     // A first pass checks the batch and sizes the tables: the largest id and variable, the
     // required equalities' terms.
     var largestID: Int32 = -1
     var largestVariable: Int32 = -1
     var equalityTerms = 0
     var equalityCount = 0
-    for index in constraints.indices {
-      let id = constraints[index].0.rawValue
-      guard id >= 0, (try? validate(constraints[index].1)) != nil else { return nil }
-      largestID = max(largestID, id)
-      let isEquality =
-        constraints[index].1.relation == .equal && constraints[index].1.priority.isRequired
+    for index in 0..<batch.count {
+      let id = batch.id(at: index)
+      let constraint = batch.constraint(index, in: terms)
+      guard (try? validate(constraint, id: id)) != nil else { return nil }
+      largestID = max(largestID, id.rawValue)
+      let isEquality = constraint.relation == .equal && constraint.priority.isRequired
       if isEquality { equalityCount += 1 }
-      for term in constraints[index].1.expression.terms {
+      for term in constraint.expression.terms {
         largestVariable = max(largestVariable, term.variable.id)
         if isEquality { equalityTerms += 1 }
       }
@@ -564,11 +628,11 @@ extension Solver {
     variables.reserveCapacity(equalityTerms)
     coefficients.reserveCapacity(equalityTerms)
     equalityIndices.reserveCapacity(equalityCount)
-    for index in constraints.indices {
-      let id = Int(constraints[index].0.rawValue)
+    for index in 0..<batch.count {
+      let id = Int(batch.id(at: index).rawValue)
       guard !seen[id] else { return nil }
       seen[id] = true
-      let constraint = constraints[index].1
+      let constraint = batch.constraint(index, in: terms)
       if Self.isSizePreference(constraint) {
         sizePreferences[Int(constraint.expression.terms[0].variable.id)] = true
       }
@@ -603,7 +667,7 @@ extension Solver {
     let incidence = EqualityPlan.Incidence(
       starts: starts, variables: variables, coefficients: coefficients, isKnown: known)
     let matching = incidence.maximumMatching(avoiding: avoided)
-    var subjects = [Int32](repeating: -1, count: constraints.count)
+    var subjects = [Int32](repeating: -1, count: batch.count)
     var owners = [Int32](repeating: -1, count: variableCount)
     for (equality, index) in equalityIndices.enumerated() {
       let variable = matching.subject[equality]

@@ -13,18 +13,22 @@ extension Solver {
     flushIfBatching()
     // The edit starts at the variable's current value, so adding it moves nothing.
     let value = self.value(of: variable)
-    let constraint = Constraint(
-      LinearExpression([Term(variable)], constant: -value), .equal, priority: priority)
-    try reserve(for: constraint.expression)
-    beginTransaction()
-    let tag: Tag
-    do {
-      tag = try addRow(for: constraint, owner: -1, redefining: false)!.tag
-    } catch {
-      rollback()
-      throw error
+    var term = Term(variable)
+    let tag = try withUnsafePointer(to: &term) { term throws(SolverError) in
+      let constraint = BorrowedConstraint(
+        terms: UnsafeBufferPointer(start: term, count: 1), constant: -value, relation: .equal,
+        priority: priority)
+      try reserve(for: constraint.expression)
+      beginTransaction()
+      do throws(SolverError) {
+        let tag = try addRow(for: constraint, owner: -1, redefining: false)!.tag
+        commit()
+        return tag
+      } catch {
+        rollback()
+        throw error
+      }
     }
-    commit()
     addObjectiveEffects(of: tag, sign: 1)
     retainLevel(tag.priority)
     variableUses[Int(variable.id)] += 1
@@ -77,24 +81,24 @@ extension Solver {
     applyRemovals()  // a rebuild renumbers the symbols of the tags read below
     guard let record = record(id) else { throw .unknownConstraint(id) }
     guard constant.isFinite else { throw .nonFinite("the constant \(constant) for \(id)") }
-    let delta = constant - record.constraint.expression.constant
+    let delta = constant - record.constant
     guard delta != 0 else { return }
-    if batchDepth > 0 && !record.constraint.priority.isRequired {
+    if batchDepth > 0 && !record.priority.isRequired {
       // An optional constant cannot make the system unsatisfiable: inside a batch, the dual
       // simplex waits for the batch's other changes (an update pass's new content sizes).
       if needsOptimize { flushIfBatching() }
       shiftMarker(of: record.tag, constantDelta: delta)
       needsDualOptimize = true
-      records[Int(id.rawValue)]!.constraint.expression.constant = constant
+      records[Int(id.rawValue)]!.constant = constant
       return
     }
     flushIfBatching()
-    if record.constraint.priority.isRequired {
+    if record.priority.isRequired {
       // A required constraint's new constant may contradict the others: undo on failure.
       beginTransaction()
       shiftMarker(of: record.tag, constantDelta: delta)
       if let row = inconsistentRow() ?? dualOptimize() {
-        var changed = record.constraint
+        var changed = Self.constraint(of: record, id: id.rawValue, terms: termStore, labels: labels)
         changed.expression.constant = constant
         let conflicts = requiredOwners(of: row)
         rollback()
@@ -108,7 +112,7 @@ extension Solver {
         preconditionFailure("an optional constraint left row \(row) infeasible")
       }
     }
-    records[Int(id.rawValue)]!.constraint.expression.constant = constant
+    records[Int(id.rawValue)]!.constant = constant
     settleCandidates()
     refactorIfWorn()
   }
@@ -118,11 +122,9 @@ extension Solver {
     applyRemovals()  // a rebuild renumbers the symbols of the tags read below
     guard let record = record(id) else { throw .unknownConstraint(id) }
     guard priority.isValid else { throw .invalidPriority(priority) }
-    let old = record.constraint.priority
+    let old = record.priority
     guard priority != old else { return }
     flushIfBatching()
-    var changed = record.constraint
-    changed.priority = priority
     if !old.isRequired && !priority.isRequired {
       // Optional to optional: move the errors to the other level's objective row.
       addObjectiveEffects(of: record.tag, sign: -1)
@@ -132,26 +134,33 @@ extension Solver {
       addObjectiveEffects(of: tag, sign: 1)
       retainLevel(tag.priority)
       releaseLevel(record.tag.priority)
-      records[Int(id.rawValue)] = ConstraintRecord(constraint: changed, tag: tag)
+      records[Int(id.rawValue)]!.tag = tag
     } else {
       // Required ↔ optional: rebuild the row, as iOS 13 and later do; undo on conflict.
-      try reserve(for: changed.expression)
-      beginTransaction()
-      let tag: Tag
-      do {
-        removeRow(record.tag)
-        tag = try addRow(for: changed, owner: id.rawValue, redefining: false)!.tag
-        addObjectiveEffects(of: tag, sign: 1)
-      } catch {
-        rollback()
-        throw error.named(id, changed)
+      var changed = Self.constraint(of: record, id: id.rawValue, terms: termStore, labels: labels)
+      changed.priority = priority
+      let tag = try changed.expression.terms.withUnsafeBufferPointer {
+        terms throws(SolverError) in
+        let borrowed = BorrowedConstraint(changed, terms: terms)
+        try reserve(for: borrowed.expression)
+        beginTransaction()
+        let tag: Tag
+        do throws(SolverError) {
+          removeRow(record.tag)
+          tag = try addRow(for: borrowed, owner: id.rawValue, redefining: false)!.tag
+          addObjectiveEffects(of: tag, sign: 1)
+        } catch {
+          rollback()
+          throw error.named(id, changed)
+        }
+        commit()
+        countSizePreference(borrowed, by: 1)
+        return tag
       }
-      commit()
       retainLevel(tag.priority)
       releaseLevel(record.tag.priority)
-      countSizePreference(record.constraint, by: -1)
-      countSizePreference(changed, by: 1)
-      records[Int(id.rawValue)] = ConstraintRecord(constraint: changed, tag: tag)
+      countSizePreference(of: record, by: -1)
+      records[Int(id.rawValue)]!.tag = tag
     }
     optimizeUnlessBatching()
     refactorIfWorn()

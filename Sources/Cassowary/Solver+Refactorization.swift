@@ -92,28 +92,30 @@ extension Solver {
     for index in records.indices {
       guard let record = records[index] else { continue }
       let residual = scaledResidual(
-        of: record.constraint.expression, relation: record.constraint.relation,
-        tag: record.tag, editValue: nil)
+        of: record.termStart, count: record.termCount, constant: record.constant,
+        relation: record.relation, tag: record.tag, editValue: nil)
       largest = max(largest, residual)
     }
     for (variable, edit) in edits {
       let residual = scaledResidual(
-        of: LinearExpression(), relation: .equal, tag: edit.tag,
+        of: 0, count: 0, constant: 0, relation: .equal, tag: edit.tag,
         editValue: (variable, edit.value))
       largest = max(largest, residual)
     }
     return largest
   }
 
-  /// The scaled residual of one equation, `0 = expression + μ·marker ± other` (an edit's
-  /// expression is `variable − value`, given as `editValue`).
+  /// The scaled residual of one equation, `0 = expression + μ·marker ± other`, whose
+  /// expression is the `count` terms at `start` of the term store plus `constant` (an edit's
+  /// is `variable − value`, given as `editValue`).
   private mutating func scaledResidual(
-    of expression: LinearExpression, relation: Relation, tag: Tag,
+    of start: Int32, count: Int32, constant: Double, relation: Relation, tag: Tag,
     editValue: (variable: Int32, value: Double)?
   ) -> Double {
-    var sum = expression.constant
-    var scale = 1 + abs(expression.constant)
-    for term in expression.terms {
+    var sum = constant
+    var scale = 1 + abs(constant)
+    for offset in 0..<count {
+      let term = termStore[start + offset]
       let product = term.coefficient * variableValue(term.variable.id)
       sum += product
       scale += abs(product)

@@ -18,7 +18,8 @@ extension Solver {
   /// added yet (``strands(_:)``) is not added: ``reservedSubject`` names the variable, and
   /// the result is nil.
   mutating func addRow(
-    for constraint: Constraint, owner: Int32, redefining: Bool = true, subject hint: Int32 = -1,
+    for constraint: BorrowedConstraint, owner: Int32, redefining: Bool = true,
+    subject hint: Int32 = -1,
     acyclic: Bool = false, deferring: Bool = false
   ) throws(SolverError) -> (tag: Tag, pending: PendingSubject?)? {
     let (row, tag) = makeRow(for: constraint, owner: owner)
@@ -118,7 +119,8 @@ extension Solver {
     }
     if subject < 0 && holdsOnlyDummies(row) {
       guard abs(tableau.constant(of: row)) <= valueTolerance else {
-        throw .unsatisfiable(ConstraintID(0), constraint, conflicts: requiredOwners(of: row))
+        throw .unsatisfiable(
+          ConstraintID(0), constraint.owned(label: nil), conflicts: requiredOwners(of: row))
       }
       subject = tag.marker  // redundant: the constraint already holds
     }
@@ -160,7 +162,7 @@ extension Solver {
 
   /// Builds the row of `constraint` with basic variables substituted out, plus its marker and
   /// error symbols: `0 = expression + μ·marker (+ errors)`, flipped so its constant is ≥ 0.
-  mutating func makeRow(for constraint: Constraint, owner: Int32) -> (Int32, Tag) {
+  mutating func makeRow(for constraint: BorrowedConstraint, owner: Int32) -> (Int32, Tag) {
     let row = makeRow(subject: RowRole.none)
     let expression = constraint.expression
     if let sibling = sibling(of: constraint, owner: owner) {
@@ -214,7 +216,7 @@ extension Solver {
 
   /// Writes `expression` into the empty `row`: its constant, and its terms over their variables'
   /// symbols (a basic variable's definition instead, where rows are not kept as written).
-  mutating func writeTerms(of expression: LinearExpression, to row: Int32) {
+  mutating func writeTerms(of expression: BorrowedExpression, to row: Int32) {
     tableau.setConstant(expression.constant, of: row)
     for term in expression.terms where term.coefficient != 0 {
       let symbol = self.symbol(for: term.variable)
@@ -229,7 +231,7 @@ extension Solver {
 
   /// Writes into the empty `row` the required `constraint`'s row as ``makeRow(for:owner:)``
   /// wrote it, with the marker of `tag`: the same cells in the same order.
-  mutating func writeAsWritten(_ constraint: Constraint, tag: Tag, to row: Int32) {
+  mutating func writeAsWritten(_ constraint: BorrowedConstraint, tag: Tag, to row: Int32) {
     precondition(constraint.priority.isRequired && tag.other < 0, "an optional constraint")
     writeTerms(of: constraint.expression, to: row)
     tableau.add(tag.markerCoefficient, for: tag.marker, to: row)
@@ -246,18 +248,15 @@ extension Solver {
   /// ten or so); written through the sibling's markers instead, it costs one row's length, and
   /// it is the same row, since a row over parametric symbols only is unique.
   @inline(__always)  // called from a mutating method, a method call copies the whole solver
-  func sibling(of constraint: Constraint, owner: Int32) -> (tag: Tag, constant: Double)? {
+  func sibling(of constraint: BorrowedConstraint, owner: Int32) -> (tag: Tag, constant: Double)? {
     guard keepsDefinitions, !constraint.priority.isRequired, lastAdded >= 0, lastAdded != owner,
       Int(lastAdded) < records.count
     else { return nil }
-    // Read in place: an array's subscript copies the whole record out.
-    return records.withUnsafeBufferPointer { records in
-      let index = Int(lastAdded)
-      guard records[index]?.constraint.expression.terms == constraint.expression.terms,
-        let tag = records[index]?.tag, let constant = records[index]?.constraint.expression.constant
-      else { return nil }
-      return (tag, constant)
-    }
+    guard let record = records.withUnsafeBufferPointer({ $0[Int(lastAdded)] }),
+      termStore.run(
+        start: record.termStart, count: record.termCount, equals: constraint.expression.terms)
+    else { return nil }
+    return (record.tag, record.constant)
   }
 
   /// Whether `row` holds an external symbol with a coefficient at or below the pivot tolerance.
@@ -393,7 +392,7 @@ extension Solver {
   /// Phase one: makes the new row feasible through an artificial variable, or throws when the
   /// required constraints cannot all hold.
   mutating func addWithArtificialVariable(
-    _ row: Int32, constraint: Constraint
+    _ row: Int32, constraint: BorrowedConstraint
   ) throws(SolverError) {
     let artificial = makeSymbol(.slack)
     rowSubject[Int(row)] = artificial
@@ -405,7 +404,7 @@ extension Solver {
     let conflicts = feasible ? [:] : requiredOwners(of: objective)
     dropRow(objective)
     guard feasible else {
-      throw .unsatisfiable(ConstraintID(0), constraint, conflicts: conflicts)
+      throw .unsatisfiable(ConstraintID(0), constraint.owned(label: nil), conflicts: conflicts)
     }
     let basic = basicRow[Int(artificial)]
     if basic >= 0 {

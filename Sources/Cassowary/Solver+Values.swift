@@ -44,17 +44,32 @@ extension Solver {
   /// keeping the pivot counts and what the client was last told; unchanged if it throws. With
   /// `newIDs`, the constraint with id `i` is added back as `newIDs[i]`.
   mutating func rebuild(renumbering newIDs: [Int32]? = nil) throws(SolverError) {
-    let byID = records.indices.compactMap { index in
-      records[index].map { record in
-        guard let newIDs else { return (ConstraintID(index), record.constraint) }
+    // The records, laid out as a batch over the term store they name: no constraint's terms
+    // are copied. (A plain loop over a copy: a closure or a method call here would copy the
+    // whole solver.)
+    let held = records
+    var batch = ConstraintBatch()
+    batch.entries.reserveCapacity(constraintCount)
+    batch.terms = termStore.terms
+    for index in held.indices {
+      guard let record = held[index] else { continue }
+      var id = Int32(index)
+      if let newIDs {
         precondition(
           index < newIDs.count && newIDs[index] >= 0, "constraint \(index) has no new id")
-        return (ConstraintID(newIDs[index]), record.constraint)
+        id = newIDs[index]
       }
+      batch.entries.append(
+        ConstraintBatch.Entry(
+          id: ConstraintID(id), termStart: record.termStart, termCount: record.termCount,
+          constant: record.constant, relation: record.relation, priority: record.priority))
+    }
+    for (id, label) in labels.sorted(by: { $0.key < $1.key }) {
+      batch.labels.append((ConstraintID(newIDs.map { $0[Int(id)] } ?? id), label))
     }
     // Sparse only: the order decides a sparse tableau's fill-in; a dense one costs rows × columns
     // whatever it holds, and in this order it was seen to keep a wider matrix.
-    let constraints = Tableau.indexesColumns ? Self.canonicalOrder(byID) : byID
+    if Tableau.indexesColumns { Self.sortCanonically(&batch) }
     let edits = self.edits.sorted { $0.key < $1.key }.map { (Variable(id: $0.key), $0.value) }
     // Variables past the last one reported non-zero need no entries: no constraint mentions
     // them, so they read 0 as they were last reported, and the tables indexed by variable end
@@ -66,9 +81,13 @@ extension Solver {
     // Inside a client's batch, the rebuild still solves fully; the client's batch stays open.
     let outerBatchDepth = batchDepth
     var variables = reported.count
-    for (_, constraint) in constraints {
-      for term in constraint.expression.terms {
-        variables = max(variables, Int(term.variable.id) + 1)
+    var recordCount = 0
+    batch.terms.withUnsafeBufferPointer { terms in
+      for entry in batch.entries {
+        recordCount = max(recordCount, Int(entry.id.rawValue) + 1)
+        for term in terms[Int(entry.termStart)..<Int(entry.termStart + entry.termCount)] {
+          variables = max(variables, Int(term.variable.id) + 1)
+        }
       }
     }
     reset()
@@ -76,7 +95,6 @@ extension Solver {
     // they would double past it, and their size after the rebuild would depend on how. So
     // the records, whose size the allocator then rounds up to its next size class.
     growVariables(to: variables)
-    let recordCount = Int(constraints.lazy.map(\.0.rawValue).max() ?? -1) + 1
     records.reserveCapacity(recordCount)
     do {
       beginBatch()
@@ -86,7 +104,7 @@ extension Solver {
         journal.logsValues = true
         closeBatch()
       }
-      try add(contentsOf: constraints)
+      try add(batch)
       for (variable, edit) in edits {
         try addEditVariable(variable, priority: edit.priority)
         try suggestValue(variable, edit.value)
@@ -118,41 +136,43 @@ extension Solver {
     }
   }
 
-  /// The constraints in an order that depends on what they say, not on their ids or history:
-  /// by the newest variable each mentions, then the oldest, then their content. A rebuild adds
-  /// them in this order, so the tableau it makes (its subjects, and so its fill-in and memory)
+  /// Puts the constraints of `batch` in an order that depends on what they say, not on their ids
+  /// or history: by the newest variable each mentions, then the oldest, then their content. A
+  /// rebuild adds them in this order, so the tableau it makes (its subjects, and so its fill-in and memory)
   /// is a function of the constraints alone: after a run of edits is undone, a rebuild holds
   /// what a rebuild before it held. Variables are numbered as the client made them (a view's
   /// before its subviews'), so a constraint tends to come after those that fix the variables
   /// it refers to, and its newest variable becomes its row's subject without a pivot.
   ///
   /// - Complexity: O(*n* log *n*) comparisons for *n* constraints.
-  static func canonicalOrder(
-    _ constraints: [(ConstraintID, Constraint)]
-  ) -> [(ConstraintID, Constraint)] {
+  static func sortCanonically(_ batch: inout ConstraintBatch) {
     var keys: [(newest: Int32, oldest: Int32, index: Int)] = []
-    keys.reserveCapacity(constraints.count)
-    for (index, (_, constraint)) in constraints.enumerated() {
-      var newest: Int32 = -1
-      var oldest: Int32 = .max
-      for term in constraint.expression.terms {
-        newest = max(newest, term.variable.id)
-        oldest = min(oldest, term.variable.id)
+    keys.reserveCapacity(batch.count)
+    batch.terms.withUnsafeBufferPointer { terms in
+      for index in 0..<batch.count {
+        var newest: Int32 = -1
+        var oldest: Int32 = .max
+        for term in batch.constraint(index, in: terms).expression.terms {
+          newest = max(newest, term.variable.id)
+          oldest = min(oldest, term.variable.id)
+        }
+        keys.append((newest, oldest, index))
       }
-      keys.append((newest, oldest, index))
+      keys.sort { a, b in
+        if a.newest != b.newest { return a.newest < b.newest }
+        if a.oldest != b.oldest { return a.oldest < b.oldest }
+        let order = compareContent(
+          batch.constraint(a.index, in: terms), batch.constraint(b.index, in: terms))
+        return order != 0 ? order < 0 : batch.id(at: a.index) < batch.id(at: b.index)
+      }
     }
-    keys.sort { a, b in
-      if a.newest != b.newest { return a.newest < b.newest }
-      if a.oldest != b.oldest { return a.oldest < b.oldest }
-      let order = compareContent(constraints[a.index].1, constraints[b.index].1)
-      return order != 0 ? order < 0 : constraints[a.index].0 < constraints[b.index].0
-    }
-    return keys.map { constraints[$0.index] }
+    let entries = batch.entries
+    batch.entries = keys.map { entries[$0.index] }
   }
 
   /// -1, 0 or 1 as `a` comes before, with or after `b` in a total order of what constraints
   /// say (terms as written, constant, relation, priority); equal constraints compare 0.
-  private static func compareContent(_ a: Constraint, _ b: Constraint) -> Int {
+  private static func compareContent(_ a: BorrowedConstraint, _ b: BorrowedConstraint) -> Int {
     func compare<T: Comparable>(_ x: T, _ y: T) -> Int { x < y ? -1 : (x > y ? 1 : 0) }
     func rank(_ relation: Relation) -> Int {
       switch relation {
@@ -203,7 +223,8 @@ extension Solver {
     func size<T>(_ array: [T]) -> Int { array.capacity * MemoryLayout<T>.stride }
     return storage.contents.pointee.bytes
       + edits.capacity * MemoryLayout<(Int32, EditRecord)>.stride
-      + size(records) + size(infeasible)
+      + size(records) + termStore.bytes
+      + labels.capacity * MemoryLayout<(Int32, String)>.stride + size(infeasible)
       + size(changedRows) + size(scratchCells) + scratchPool.reduce(0) { $0 + size($1) }
       + journal.bytes + size(scratchBreakpoints) + size(crossedRows)
       + size(sizePreferences) + size(plannedSizePreferences) + size(plannedOwners)

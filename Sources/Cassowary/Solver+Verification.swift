@@ -67,9 +67,9 @@ extension Solver {
     }
     for (index, record) in records.enumerated() {
       guard let record else { continue }
-      check(
-        "c\(index) \(record.constraint)", record.constraint.expression, record.tag,
-        record.constraint.relation)
+      let constraint = Self.constraint(
+        of: record, id: Int32(index), terms: termStore, labels: labels)
+      check("c\(index) \(constraint)", constraint.expression, record.tag, record.relation)
     }
     for (variable, edit) in edits.sorted(by: { $0.key < $1.key }) {
       check(

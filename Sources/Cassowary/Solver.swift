@@ -25,6 +25,10 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
 
   // Constraints, indexed by constraint id.
   var records: [ConstraintRecord?] = []
+  /// The terms of every record (and of the removals a batch deferred).
+  var termStore = TermStore()
+  /// The labels of the constraints that have one, by constraint id: a layout's have none.
+  var labels: [Int32: String] = [:]
   var constraintCount = 0
   /// The constraint added last, or -1: a new optional row over the same terms (the other half
   /// of a content-size pair) is written through its markers (see ``sibling(of:owner:)``).
@@ -95,7 +99,9 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   /// (``add(contentsOf:)``). A required inequality leaves such a variable alone when its
   /// equality could define nothing else (``strands(_:)``).
   var plannedOwners: [Int32] = []
-  var plannedBatch: [(ConstraintID, Constraint)] = []
+  var plannedBatch = ConstraintBatch()
+  /// The batch's terms, for the duration of the build.
+  var plannedTerms = UnsafeBufferPointer<Term>(start: nil, count: 0)
   /// The variable a required inequality added with `deferring` would have defined, stranding
   /// its equality (-1 for none): the inequality then waits for that equality.
   var reservedSubject: Int32 = -1
@@ -109,15 +115,30 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
 
   public func contains(_ id: ConstraintID) -> Bool { tag(of: id) != nil }
 
-  /// The tag of constraint `id`, if it is in the solver. Read in place: an array's subscript
-  /// copies the whole record out (its constraint's terms, through generic value witnesses).
+  /// The tag of constraint `id`, if it is in the solver.
   @inline(__always)
   func tag(of id: ConstraintID) -> Tag? {
     guard Int(id.rawValue) < records.count else { return nil }
     return records.withUnsafeBufferPointer { $0[Int(id.rawValue)]?.tag }
   }
 
-  public func constraint(_ id: ConstraintID) -> Constraint? { record(id)?.constraint }
+  public func constraint(_ id: ConstraintID) -> Constraint? {
+    guard let record = record(id) else { return nil }
+    return Self.constraint(of: record, id: id.rawValue, terms: termStore, labels: labels)
+  }
+
+  /// The constraint that `record`, the record of constraint `id`, holds. Static: called from a
+  /// mutating method, a method call copies the whole solver.
+  static func constraint(
+    of record: ConstraintRecord, id: Int32, terms: TermStore, labels: [Int32: String]
+  ) -> Constraint {
+    Constraint(
+      LinearExpression(
+        terms.array(start: record.termStart, count: record.termCount),
+        constant: record.constant),
+      record.relation, priority: record.priority,
+      label: labels.isEmpty ? nil : labels[id])
+  }
 
   /// The record of constraint `id`, if it is in the solver.
   func record(_ id: ConstraintID) -> ConstraintRecord? {
@@ -137,7 +158,17 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   }
 
   public mutating func add(_ id: ConstraintID, _ constraint: Constraint) throws(SolverError) {
-    try add(id, constraint, subject: -1)
+    // The label first, so that an error names the constraint by it; taken back on failure.
+    let labeled = constraint.label != nil && !contains(id)
+    if labeled { labels[id.rawValue] = constraint.label }
+    do throws(SolverError) {
+      try constraint.expression.terms.withUnsafeBufferPointer { terms throws(SolverError) in
+        _ = try add(id, BorrowedConstraint(constraint, terms: terms), subject: -1)
+      }
+    } catch {
+      if labeled { labels[id.rawValue] = nil }
+      throw error
+    }
   }
 
   /// ``add(_:_:)``, making the row the definition of the variable `subject` (an id, or -1 for
@@ -147,11 +178,11 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   /// as it was, and the subject's variable id is returned; else -1.
   @discardableResult
   mutating func add(
-    _ id: ConstraintID, _ constraint: Constraint, subject hint: Int32, acyclic: Bool = false,
-    deferring: Bool = false
+    _ id: ConstraintID, _ constraint: BorrowedConstraint, subject hint: Int32,
+    acyclic: Bool = false, deferring: Bool = false
   ) throws(SolverError) -> Int32 {
     prepareToChange()
-    try validate(constraint)
+    try validate(constraint, id: id)
     if contains(id) { throw .duplicateConstraint(id, self.constraint(id)!) }
     settleDeferredConstants()
     applyRemovals()
@@ -176,7 +207,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
       }
     } catch {
       rollback()
-      throw error.named(id, constraint)
+      throw error.named(id, constraint.owned(label: labels.isEmpty ? nil : labels[id.rawValue]))
     }
     commit()
     if let pending { completeRedefinition(pending) }
@@ -191,9 +222,12 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   /// Records constraint `id`, whose rows the tableau now holds under `tag`: its record, the
   /// counts, and the uses of its level and variables.
   @inline(__always)
-  mutating func recordAdded(_ id: ConstraintID, _ constraint: Constraint, tag: Tag) {
+  mutating func recordAdded(_ id: ConstraintID, _ constraint: BorrowedConstraint, tag: Tag) {
     while records.count <= Int(id.rawValue) { records.append(nil) }
-    records[Int(id.rawValue)] = ConstraintRecord(constraint: constraint, tag: tag)
+    let terms = constraint.expression.terms
+    records[Int(id.rawValue)] = ConstraintRecord(
+      constant: constraint.expression.constant, tag: tag, termStart: termStore.store(terms),
+      termCount: Int32(terms.count), relation: constraint.relation)
     lastAdded = id.rawValue
     constraintCount += 1
     structuralChanges += 1
@@ -207,6 +241,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     guard let record = record(id) else { throw .unknownConstraint(id) }
     settleDeferredConstants()
     records[Int(id.rawValue)] = nil
+    if !labels.isEmpty { labels[id.rawValue] = nil }
     constraintCount -= 1
     structuralChanges += 1
     if batchDepth > 0 {
@@ -216,29 +251,50 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
       return
     }
     removeRows(of: record)
+    packTermsIfWasteful()
     optimize()
     tableau.compactIfWasteful()
     releaseStorageIfEmpty()
     refactorIfWorn()
   }
 
-  /// Takes a removed constraint's rows and symbols out of the tableau.
+  /// Takes a removed constraint's rows and symbols out of the tableau, and its terms out of the
+  /// store.
   mutating func removeRows(of record: ConstraintRecord) {
     removeTagged(record.tag)
-    releaseVariables(of: record.constraint.expression)
-    countSizePreference(record.constraint, by: -1)
+    releaseVariables(of: record)
+    countSizePreference(of: record, by: -1)
+    termStore.release(start: record.termStart, count: record.termCount)
+  }
+
+  /// Packs the term store once its holes outnumber the terms in use. Only while no removal is
+  /// deferred: a deferred removal's terms are still in the store, and no record names them.
+  mutating func packTermsIfWasteful() {
+    guard termStore.isWasteful, pendingRemovals.isEmpty else { return }
+    termStore.pack(records: &records)
   }
 
   /// Whether `constraint` is a size preference: an optional constraint on one variable, as a
   /// view's content hugging and compression resistance are.
-  static func isSizePreference(_ constraint: Constraint) -> Bool {
+  static func isSizePreference(_ constraint: BorrowedConstraint) -> Bool {
     !constraint.priority.isRequired && constraint.expression.terms.count == 1
   }
 
   /// Adds `delta` to the count of size preferences on `constraint`'s variable, if it is one.
-  mutating func countSizePreference(_ constraint: Constraint, by delta: Int32) {
+  mutating func countSizePreference(_ constraint: BorrowedConstraint, by delta: Int32) {
     guard Self.isSizePreference(constraint) else { return }
-    let variable = Int(constraint.expression.terms[0].variable.id)
+    countSizePreference(on: constraint.expression.terms[0].variable.id, by: delta)
+  }
+
+  /// ``countSizePreference(_:by:)`` for a constraint the solver holds.
+  mutating func countSizePreference(of record: ConstraintRecord, by delta: Int32) {
+    guard !record.priority.isRequired && record.termCount == 1 else { return }
+    countSizePreference(on: termStore[record.termStart].variable.id, by: delta)
+  }
+
+  /// Adds `delta` to the count of size preferences on the variable with id `variable`.
+  private mutating func countSizePreference(on variable: Int32, by delta: Int32) {
+    let variable = Int(variable)
     if sizePreferences.count <= variable {
       // To the variables' tables' size at once (a planned build grows them first), not
       // variable by variable.
@@ -270,7 +326,8 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   func strands(_ variable: Int32) -> Bool {
     let index = Int(variable)
     guard index < plannedOwners.count, plannedOwners[index] >= 0 else { return false }
-    let terms = plannedBatch[Int(plannedOwners[index])].1.expression.terms
+    let terms = plannedBatch.constraint(Int(plannedOwners[index]), in: plannedTerms).expression
+      .terms
     guard terms.count > 1 else { return false }
     for term in terms where term.variable.id != variable {
       let other = Int(term.variable.id)
@@ -306,6 +363,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     for record in removals { removeRows(of: record) }
     removals.removeAllKeepingCapacity()
     pendingRemovals = removals
+    packTermsIfWasteful()
     needsOptimize = true
     tableau.compactIfWasteful()
   }
@@ -318,16 +376,19 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     reset()
   }
 
-  func validate(_ constraint: Constraint) throws(SolverError) {
+  /// Throws when constraint `id` could not be added whatever the solver holds: an invalid
+  /// priority, or a coefficient or constant that is not finite.
+  func validate(_ constraint: BorrowedConstraint, id: ConstraintID) throws(SolverError) {
     guard constraint.priority.isValid else { throw .invalidPriority(constraint.priority) }
     guard constraint.expression.isFinite else {
-      throw .nonFinite("a coefficient or constant of \(constraint)")
+      let owned = constraint.owned(label: labels.isEmpty ? nil : labels[id.rawValue])
+      throw .nonFinite("a coefficient or constant of \(owned)")
     }
   }
 
   /// Makes room for a constraint over `expression`: a row, a level row and an artificial row,
   /// and a symbol per term plus four helpers.
-  mutating func reserve(for expression: LinearExpression) throws(SolverError) {
+  mutating func reserve(for expression: BorrowedExpression) throws(SolverError) {
     var maximumVariable: Int32 = -1
     for term in expression.terms { maximumVariable = max(maximumVariable, term.variable.id) }
     let symbols = liveSymbols + freeSymbols.count + expression.terms.count + 4
@@ -370,6 +431,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     tableau.trimExcess()
     storage.contents.pointee.trimExcessCapacity()
     records.trimExcessCapacity()
+    termStore.trimExcessCapacity()
     journal.trimExcess()
     // Scratch buffers are empty between operations; a large build leaves them large.
     changedRows.trimExcessCapacity()
@@ -484,14 +546,16 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     return symbol
   }
 
-  mutating func retainVariables(of expression: LinearExpression) {
+  mutating func retainVariables(of expression: BorrowedExpression) {
     for term in expression.terms { variableUses[Int(term.variable.id)] += 1 }
   }
 
-  mutating func releaseVariables(of expression: LinearExpression) {
-    for term in expression.terms {
-      variableUses[Int(term.variable.id)] -= 1
-      if variableUses[Int(term.variable.id)] == 0 { retire(term.variable) }
+  /// Releases the variables of `record`'s terms, retiring those no constraint mentions any more.
+  mutating func releaseVariables(of record: ConstraintRecord) {
+    for offset in 0..<record.termCount {
+      let variable = termStore[record.termStart + offset].variable
+      variableUses[Int(variable.id)] -= 1
+      if variableUses[Int(variable.id)] == 0 { retire(variable) }
     }
   }
 
@@ -719,9 +783,18 @@ struct TwoSymbols: Sequence, IteratorProtocol {
   }
 }
 
+/// What the solver keeps of a constraint: its terms' run in the ``TermStore``, its constant, its
+/// relation, and the symbols of its rows. 40 bytes in a table of optionals, and no reference to
+/// count; the priority is the tag's level, and a label is kept apart (``Solver/labels``).
 struct ConstraintRecord {
-  var constraint: Constraint
+  var constant: Double
   var tag: Tag
+  var termStart: Int32
+  var termCount: Int32
+  var relation: Relation
+
+  /// The constraint's priority: its tag's level, which is 0 exactly for a required constraint.
+  var priority: Priority { tag.priority == 0 ? .required : Priority(tag.priority) }
 }
 
 struct EditRecord {

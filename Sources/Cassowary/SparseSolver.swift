@@ -23,6 +23,9 @@ public struct SparseSolver: LayoutSolver {
   ) throws(SolverError) {
     try core.add(contentsOf: constraints, leading: leading)
   }
+  public mutating func add(_ batch: ConstraintBatch, leading: [Int]) throws(SolverError) {
+    try core.add(batch, leading: leading)
+  }
   public mutating func remove(_ id: ConstraintID) throws(SolverError) { try core.remove(id) }
   public func contains(_ id: ConstraintID) -> Bool { core.contains(id) }
   public func constraint(_ id: ConstraintID) -> Constraint? { core.constraint(id) }
