@@ -20,7 +20,7 @@ struct EngineTables {
   /// value), so that the solver sees the same operations in the same order, and a first
   /// layout is one build whose work the solver plans rather than one add at a time in the
   /// order the views asked.
-  var pendingAdds: [(ConstraintID, Constraint)] = []
+  var pendingAdds = ConstraintBatch()
   /// The constraint each of ``pendingAdds`` belongs to (a content-size constraint's two rows
   /// both name it).
   var pendingOwners: [LayoutConstraint] = []

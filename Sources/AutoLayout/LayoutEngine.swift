@@ -209,7 +209,7 @@ public final class LayoutEngine {
     holdsFirstLayout = false
     guard !tables.pointee.pendingAdds.isEmpty else { return }
     // Taken out first: a conflict's log handler may ask the engine for something.
-    var adds: [(ConstraintID, Constraint)] = []
+    var adds = ConstraintBatch()
     var owners: [LayoutConstraint] = []
     swap(&adds, &tables.pointee.pendingAdds)
     swap(&owners, &tables.pointee.pendingOwners)
@@ -218,18 +218,18 @@ public final class LayoutEngine {
     while start < adds.count, !isRefused {
       do throws(SolverError) {
         if start == 0 {
-          try storedSolver.add(contentsOf: adds, leading: leading)
+          try storedSolver.add(adds, leading: leading)
         } else {
-          try storedSolver.add(contentsOf: Array(adds[start...]))
+          try storedSolver.add(adds.suffix(from: start), leading: [])
         }
         start = adds.count
       } catch {
         if refuses(error) { break }
         guard case .unsatisfiable(let failed, _, let others) = error,
-          let index = adds[start...].firstIndex(where: { $0.0 == failed })
+          let index = (start..<adds.count).first(where: { adds.id(at: $0) == failed })
         else { preconditionFailure("\(error)") }
         recover(breaking: owners[index], conflictingWith: others)
-        addOrFail(failed.rawValue, adds[index].1.at(Self.brokenPriority))
+        addOrFail(failed.rawValue, adds[index].at(Self.brokenPriority))
         start = index + 1
       }
     }
@@ -240,9 +240,10 @@ public final class LayoutEngine {
     // adds would otherwise be held for good. The room is the same whatever came before.
     guard tables.pointee.pendingAdds.isEmpty else { return }
     if adds.count > Self.pendingRoomKept {
-      adds = []
+      adds = ConstraintBatch()
       owners = []
-      adds.reserveCapacity(Self.pendingRoomKept)
+      adds.reserveCapacity(
+        constraints: Self.pendingRoomKept, terms: Self.pendingRoomKept * Self.pendingTermsEach)
       owners.reserveCapacity(Self.pendingRoomKept)
     } else {
       adds.removeAll(keepingCapacity: true)
@@ -275,6 +276,8 @@ public final class LayoutEngine {
 
   /// The pending adds the lists keep room for between batches (see ``flushPendingAdds()``).
   static let pendingRoomKept = 64
+  /// The terms each of those adds is given room for: a layout's constraints have one to three.
+  static let pendingTermsEach = 3
 
   // MARK: Variables
 
@@ -365,12 +368,20 @@ public final class LayoutEngine {
     precondition(constraint.engine == nil, "constraint is already installed")
     constraint.engine = self
     forEachItem(of: constraint) { retain($0) }
-    let expression = lower(constraint)
+    let deferring = batchDepth > 0 || holdsFirstLayout
+    // Deferred, the terms are written straight into the pending batch (ended below); else into
+    // an array of their own.
+    let pending = deferring && !isRefused
+    var expression = LinearExpression()
+    if pending {
+      appendLoweredTerms(constraint, to: &tables.pointee.pendingAdds)
+    } else {
+      expression = lower(constraint)
+    }
     counters.constraintsAdded += 1
     // A refused engine still lists the constraint under its ids (freed on removal), so that
     // every constraint whose `engine` is this one is in ``installed``, where `deinit` finds it;
     // it no longer gives it to the solver.
-    let deferring = batchDepth > 0 || holdsFirstLayout
     if constraint.kind == .contentSize {
       let (hugging, resistance) = constraint.contentPriorities(of: constraint.systemView)
       let growth = allocateID(constraint)
@@ -378,17 +389,22 @@ public final class LayoutEngine {
       constraint.solverID = growth
       constraint.secondSolverID = shrinkage
       guard !isRefused else { return }
-      let rows = (
-        Constraint(expression, .lessThanOrEqual, priority: optional(hugging)),
-        Constraint(expression, .greaterThanOrEqual, priority: optional(resistance))
-      )
-      if deferring {
-        tables.pointee.pendingAdds.append((ConstraintID(growth), rows.0))
-        tables.pointee.pendingAdds.append((ConstraintID(shrinkage), rows.1))
+      if pending {
+        // The two rows share their terms in the batch.
+        tables.pointee.pendingAdds.endConstraint(
+          ConstraintID(growth), constant: loweredConstant(constraint),
+          relation: .lessThanOrEqual, priority: optional(hugging))
+        tables.pointee.pendingAdds.appendOverLastTerms(
+          ConstraintID(shrinkage), relation: .greaterThanOrEqual,
+          priority: optional(resistance))
         tables.pointee.pendingOwners.append(constraint)
         tables.pointee.pendingOwners.append(constraint)
         return
       }
+      let rows = (
+        Constraint(expression, .lessThanOrEqual, priority: optional(hugging)),
+        Constraint(expression, .greaterThanOrEqual, priority: optional(resistance))
+      )
       addOrFail(growth, rows.0)
       addOrFail(shrinkage, rows.1)
       return
@@ -396,12 +412,14 @@ public final class LayoutEngine {
     let id = allocateID(constraint)
     constraint.solverID = id
     guard !isRefused else { return }
-    let lowered = Constraint(expression, constraint.relation, priority: constraint.storedPriority)
-    if deferring {
-      tables.pointee.pendingAdds.append((ConstraintID(id), lowered))
+    if pending {
+      tables.pointee.pendingAdds.endConstraint(
+        ConstraintID(id), constant: loweredConstant(constraint), relation: constraint.relation,
+        priority: constraint.storedPriority)
       tables.pointee.pendingOwners.append(constraint)
       return
     }
+    let lowered = Constraint(expression, constraint.relation, priority: constraint.storedPriority)
     do throws(SolverError) {
       try solver.add(ConstraintID(id), lowered)
     } catch {
@@ -543,9 +561,8 @@ public final class LayoutEngine {
   /// Auto Layout measures locations from the common ancestor's bounds origin, which matters only
   /// when a multiplier other than 1 scales a location: then the ancestor's origin enters too.
   func lower(_ constraint: LayoutConstraint) -> LinearExpression {
-    // The solver keeps an installed constraint's terms: written in room on the stack and
-    // copied into an array of their count, 2 or 3 terms take 64 or 80 bytes, not the 128 of an
-    // array reserved for the most a constraint can have.
+    // Written in room on the stack and copied into an array of their count (a pending add's
+    // go straight into the pending batch instead, see ``install(_:)``).
     let terms = withUnsafeTemporaryAllocation(of: Term.self, capacity: 6) { room in
       var writer = TermWriter(room: room)
       appendLoweredTerms(constraint, to: &writer)
@@ -657,6 +674,10 @@ protocol TermSink {
 }
 
 extension Array: TermSink where Element == Term {}
+
+extension ConstraintBatch: TermSink {
+  mutating func append(_ term: Term) { appendTerm(term) }
+}
 
 /// Terms written into room the caller lends, up to its capacity (a constraint lowers to at most
 /// five terms).
