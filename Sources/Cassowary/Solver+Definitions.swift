@@ -259,9 +259,14 @@ extension Solver {
     }
   }
 
-  /// Appends the external subjects of the definitions that hold `symbol`.
+  /// Appends the external subjects of the definitions that hold `symbol`. Static, with the
+  /// tables it reads passed in, for the reason given at ``orderDefinitions``: as a method called
+  /// once a definition from ``markDefinitions(downstreamOf:)``, it copied the whole solver.
   @inline(never)
-  func appendDefinitions(holding symbol: Int32, to buffer: inout [Int32]) {
+  static func appendDefinitions(
+    holding symbol: Int32, in tableau: Tableau, _ rowSubject: ManualArray<Int32>,
+    _ symbolKind: ManualArray<SymbolKind>, to buffer: inout [Int32]
+  ) {
     tableau.forEachRow(containing: symbol) { row, _ in
       if let defined = Self.definedVariable(by: row, rowSubject, symbolKind) {
         buffer.append(defined)
@@ -350,7 +355,8 @@ extension Solver {
     symbolMark[Int(symbol)] = markEpoch
     while let current = frontier.popLast() {
       dependents.removeAllKeepingCapacity()
-      appendDefinitions(holding: current, to: &dependents)
+      Self.appendDefinitions(
+        holding: current, in: tableau, rowSubject, symbolKind, to: &dependents)
       for defined in dependents where symbolMark[Int(defined)] != markEpoch {
         symbolMark[Int(defined)] = markEpoch
         frontier.append(defined)
