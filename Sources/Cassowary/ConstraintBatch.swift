@@ -50,9 +50,9 @@ struct BorrowedExpression {
 /// one array, each constraint a run of it, so that no constraint's terms are an array of their
 /// own.
 ///
-/// A client writes one term by term (``appendTerm(_:)``, then ``endConstraint(_:constant:relation:priority:)``)
-/// or from constraints it has (``append(_:_:)``), and gives it to
-/// ``LayoutSolver/add(_:leading:)``. A rebuild lays a solver's records out as one over the term
+/// A client writes one term by term (``appendTerm(_:)``, then
+/// ``endConstraint(_:constant:relation:priority:)``) or from constraints it has
+/// (``append(_:_:)``), and gives it to ``LayoutSolver/add(_:leading:)``. A rebuild lays a solver's records out as one over the term
 /// store they name, and so copies no terms at all.
 public struct ConstraintBatch: Sendable {
   /// One constraint: its id, its run of ``terms``, and the rest of what it says.

@@ -138,11 +138,12 @@ extension Solver {
 
   /// Puts the constraints of `batch` in an order that depends on what they say, not on their ids
   /// or history: by the newest variable each mentions, then the oldest, then their content. A
-  /// rebuild adds them in this order, so the tableau it makes (its subjects, and so its fill-in and memory)
-  /// is a function of the constraints alone: after a run of edits is undone, a rebuild holds
-  /// what a rebuild before it held. Variables are numbered as the client made them (a view's
-  /// before its subviews'), so a constraint tends to come after those that fix the variables
-  /// it refers to, and its newest variable becomes its row's subject without a pivot.
+  /// rebuild adds them in this order, so the tableau it makes (its subjects, and so its fill-in
+  /// and memory) is a function of the constraints alone: after a run of edits is undone, a
+  /// rebuild holds what a rebuild before it held. Variables are numbered as the client made
+  /// them (a view's before its subviews'), so a constraint tends to come after those that fix
+  /// the variables it refers to, and its newest variable becomes its row's subject without a
+  /// pivot.
   ///
   /// - Complexity: O(*n* log *n*) comparisons for *n* constraints.
   static func sortCanonically(_ batch: inout ConstraintBatch) {
