@@ -393,6 +393,7 @@ extension Solver {
 
   /// Whether the variable with id `variable` is defined by the row of constraint `id`, with
   /// its marker: the matched subject it was given.
+  @inline(__always)  // called from mutating methods, a method call copies the solver
   private func defines(_ variable: Int32, by id: ConstraintID) -> Bool {
     let symbol = variableSymbol[Int(variable)]
     guard symbol >= 0, let tag = tag(of: id) else { return false }

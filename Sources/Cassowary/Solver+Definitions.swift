@@ -32,6 +32,7 @@ extension Solver {
   /// height from the row's position, every preference of a height above expands through every
   /// row below, which is quadratic in the rows. Positions defined from positions keep each
   /// preference a row or two long, whichever way the chain is written.
+  @inline(__always)  // called from mutating methods, a method call copies the solver
   func lowestParametricExternal(in row: Int32, avoidingSizePreferences: Bool = false) -> Int32? {
     var lowest = Int32.max
     var lowestFree = Int32.max
@@ -74,6 +75,7 @@ extension Solver {
   /// The largest magnitude of `row`'s coefficients.
   ///
   /// - Complexity: O(cells of `row`).
+  @inline(__always)  // called from mutating methods, a method call copies the solver
   func largestCoefficient(in row: Int32) -> Double {
     var largest = 0.0
     tableau.forEachCell(of: row) { _, coefficient in largest = max(largest, abs(coefficient)) }
@@ -234,6 +236,7 @@ extension Solver {
   // mutable `self` while the tableau is being read would make the compiler copy the whole solver.
 
   /// Whether `row` holds a basic external symbol: a definition it refers to.
+  @inline(__always)  // called from mutating methods, a method call copies the solver
   func holdsBasicExternal(_ row: Int32) -> Bool {
     var found = false
     tableau.forEachCell(of: row) { symbol, _ in

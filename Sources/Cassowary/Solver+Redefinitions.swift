@@ -145,6 +145,7 @@ extension Solver {
 
   /// A pair of an optional constraint (slack and error, or two errors) with both symbols in
   /// `definition`: the lowest priority level first, then the lowest id.
+  @inline(__always)  // called from mutating methods, a method call copies the solver
   func softPair(inDefinition definition: Int32) -> TwoSymbols? {
     var best: (level: Float, first: Int32)? = nil
     tableau.forEachCell(of: definition) { symbol, _ in

@@ -260,6 +260,7 @@ extension Solver {
   }
 
   /// Whether `row` holds an external symbol with a coefficient at or below the pivot tolerance.
+  @inline(__always)  // called from mutating methods, a method call copies the solver
   func holdsRoundOffExternal(_ row: Int32) -> Bool {
     var found = false
     tableau.forEachCell(of: row) { symbol, coefficient in
@@ -328,6 +329,7 @@ extension Solver {
   /// restricted row holds no external symbol.
   ///
   /// - Complexity: O(cells of `row`), and the equalities of its external symbols.
+  @inline(__always)  // called from mutating methods, a method call copies the solver
   func unstrandingSubject(of row: Int32, insteadOf external: Int32) -> Int32 {
     var lowest = Int32.max
     tableau.forEachCell(of: row) { symbol, coefficient in

@@ -73,6 +73,7 @@ extension Solver {
   /// scanning its column, which for a shared symbol (the root's size) holds thousands of rows;
   /// but when there are more levels than rows in the column (a layout with hundreds of
   /// priorities, and an error that sits in a couple of rows), the column is scanned instead.
+  @inline(__always)  // called from mutating methods, a method call copies the solver
   func leadingCost(of symbol: Int32) -> (priority: Float, cost: Double) {
     if Tableau.indexesColumns && tableau.rowCount(containing: symbol) < levelOrder.count {
       var leading: (priority: Float, cost: Double) = (-1, 0)

@@ -323,6 +323,7 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   /// `root.top == 0` cost dynamic-form's first layout 12 % more).
   ///
   /// - Complexity: O(terms of the equality).
+  @inline(__always)  // called from mutating methods, a method call copies the solver
   func strands(_ variable: Int32) -> Bool {
     let index = Int(variable)
     guard index < plannedOwners.count, plannedOwners[index] >= 0 else { return false }
@@ -378,12 +379,18 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
 
   /// Throws when constraint `id` could not be added whatever the solver holds: an invalid
   /// priority, or a coefficient or constant that is not finite.
+  @inline(__always)  // called from mutating methods, a method call copies the solver
   func validate(_ constraint: BorrowedConstraint, id: ConstraintID) throws(SolverError) {
     guard constraint.priority.isValid else { throw .invalidPriority(constraint.priority) }
     guard constraint.expression.isFinite else {
-      let owned = constraint.owned(label: labels.isEmpty ? nil : labels[id.rawValue])
-      throw .nonFinite("a coefficient or constant of \(owned)")
+      throw Self.nonFinite(constraint, label: labels.isEmpty ? nil : labels[id.rawValue])
     }
+  }
+
+  /// The error for a constraint with a coefficient or constant that is not finite.
+  @inline(never)  // the refusal's message, kept out of the callers of `validate`
+  static func nonFinite(_ constraint: BorrowedConstraint, label: String?) -> SolverError {
+    .nonFinite("a coefficient or constant of \(constraint.owned(label: label))")
   }
 
   /// Makes room for a constraint over `expression`: a row, a level row and an artificial row,
