@@ -305,7 +305,7 @@ extension Solver {
         return symbol
       }
     }
-    return freeRestrictedSymbol(in: row)
+    return Self.freeRestrictedSymbol(in: row, tableau, symbolKind, symbolLevel, rowSubject)
   }
 
   /// `subject`, or, when it is a variable whose equality, not added yet, it would strand
@@ -346,21 +346,32 @@ extension Solver {
   /// (only definitions and the objective may): made basic, it takes a non-negative value and
   /// moves no other slack or error, so the new row needs no phase one. The lowest priority
   /// level first (a required slack costs nothing), then the lowest id; -1 when there is none.
-  func freeRestrictedSymbol(in row: Int32) -> Int32 {
+  ///
+  /// Static, with the tables passed in: its caller is inlined into mutating methods, from which
+  /// a method call copies the whole solver.
+  static func freeRestrictedSymbol(
+    in row: Int32, _ tableau: Tableau, _ symbolKind: ManualArray<SymbolKind>,
+    _ symbolLevel: ManualArray<Float>, _ rowSubject: ManualArray<Int32>
+  ) -> Int32 {
     var best: (level: Float, symbol: Int32)? = nil
     tableau.forEachCell(of: row) { symbol, coefficient in
       let kind = symbolKind[Int(symbol)]
       guard coefficient < -pivotTolerance, kind == .slack || kind == .error else { return }
       let level = symbolLevel[Int(symbol)]
       if let best, (best.level, best.symbol) < (level, symbol) { return }
-      if isAloneAmongRestrictedRows(symbol, in: row) { best = (level, symbol) }
+      if isAloneAmongRestrictedRows(symbol, in: row, tableau, symbolKind, rowSubject) {
+        best = (level, symbol)
+      }
     }
     return best?.symbol ?? RowRole.none
   }
 
   /// Whether `row` is the only restricted row (of a slack, error or dummy) holding `symbol`. A
   /// long column counts as not alone, to keep the check cheap.
-  func isAloneAmongRestrictedRows(_ symbol: Int32, in row: Int32) -> Bool {
+  static func isAloneAmongRestrictedRows(
+    _ symbol: Int32, in row: Int32, _ tableau: Tableau, _ symbolKind: ManualArray<SymbolKind>,
+    _ rowSubject: ManualArray<Int32>
+  ) -> Bool {
     guard tableau.rowCount(containing: symbol) <= 64 else { return false }
     var alone = true
     tableau.forEachRow(containing: symbol) { other, _ in
