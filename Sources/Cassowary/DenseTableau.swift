@@ -215,6 +215,10 @@ public struct DenseTableau: TableauStorage {
 
   public mutating func trimExcess() {}
 
+  /// The matrix grows with ``reserve(rows:symbols:)``, to what it holds; nothing is reserved
+  /// ahead.
+  public mutating func reserveCapacity(rows _: Int, symbols _: Int) {}
+
   public mutating func removeAll() {
     self = DenseTableau(memoryBudget: memoryBudget)
   }

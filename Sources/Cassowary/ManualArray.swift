@@ -102,6 +102,15 @@ struct ManualArray<Element: BitwiseCopyable> {
     self.count = count
   }
 
+  /// Makes room for `capacity` elements at least, in memory of exactly that size when it must
+  /// grow: for a table whose final size is known before it is filled, which then never grows by
+  /// doubling (each doubling a copy of everything so far).
+  ///
+  /// - Complexity: O(`count`) when the memory moves.
+  mutating func reserveCapacity(_ capacity: Int) {
+    if capacity > self.capacity { reallocate(capacity: capacity) }
+  }
+
   /// Moves the elements into memory of about their size when growth left more than an eighth
   /// of the capacity unused, as `Array.trimExcessCapacity()` does. An eighth is kept spare, as
   /// the allocator's size classes leave an array: trimmed to the element, the first few

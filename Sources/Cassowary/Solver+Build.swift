@@ -129,6 +129,14 @@ extension Solver {
       }
       // The variables' tables and the records at the size the batch grows them to, at once.
       growVariables(to: plan.variableCount)
+      if isPristine {
+        // The symbols' and rows' tables too: growing by doubling copied each of them about once
+        // more. With an eighth to spare, as a trim leaves them (``trimExcess()``), so that the
+        // next operations do not grow them again at once.
+        let symbols = plan.variableCount + plan.markerCount
+        let rows = batch.count + 16  // and the objective rows
+        reserveTables(symbols: symbols + symbols / 8, rows: rows + rows / 8)
+      }
       records.reserveCapacity(plan.recordCount)
       termStore.reserveForFirstBuild(batch.entries.reduce(0) { $0 + Int($1.termCount) })
       // The batch's size preferences count from its start: a layout adds them after the
@@ -554,6 +562,9 @@ extension Solver {
     var variableCount: Int
     /// One more than the largest constraint id in the batch.
     var recordCount: Int
+    /// How many symbols the batch's constraints add besides their variables: a marker for
+    /// a required constraint, two for an optional one.
+    var markerCount: Int
     /// Which variables a size preference of the batch mentions, by id.
     var sizePreferences: [Bool]
     /// The constraint each variable is matched to, by id (-1 for none).
@@ -594,11 +605,13 @@ extension Solver {
     var largestVariable: Int32 = -1
     var equalityTerms = 0
     var equalityCount = 0
+    var markerCount = 0
     for index in 0..<batch.count {
       let id = batch.id(at: index)
       let constraint = batch.constraint(index, in: terms)
       guard (try? validate(constraint, id: id)) != nil else { return nil }
       largestID = max(largestID, id.rawValue)
+      markerCount += constraint.priority.isRequired ? 1 : 2
       let isEquality = constraint.relation == .equal && constraint.priority.isRequired
       if isEquality { equalityCount += 1 }
       for term in constraint.expression.terms {
@@ -684,6 +697,6 @@ extension Solver {
     return BuildPlan(
       subjects: subjects, leadingRun: run, incidence: incidence, matching: matching,
       equalityIndices: equalityIndices, variableCount: variableCount, recordCount: seen.count,
-      sizePreferences: sizePreferences, owners: owners)
+      markerCount: markerCount, sizePreferences: sizePreferences, owners: owners)
   }
 }

@@ -95,6 +95,19 @@ struct SolverTables: ManuallyAllocated {
       + needsEvaluation.bytes + dirtyVariables.bytes
   }
 
+  /// Room for `symbols` symbols and `rows` rows in all (see ``ManualArray/reserveCapacity(_:)``).
+  mutating func reserveCapacity(symbols: Int, rows: Int) {
+    symbolKind.reserveCapacity(symbols)
+    basicRow.reserveCapacity(symbols)
+    symbolPartner.reserveCapacity(symbols)
+    symbolLevel.reserveCapacity(symbols)
+    symbolVariable.reserveCapacity(symbols)
+    symbolMark.reserveCapacity(symbols)
+    visitMark.reserveCapacity(symbols)
+    rowSubject.reserveCapacity(rows)
+    rowPriority.reserveCapacity(rows)
+  }
+
   /// Gives back what growth left unused (see ``ManualArray/trimExcessCapacity()``).
   mutating func trimExcessCapacity() {
     symbolKind.trimExcessCapacity()

@@ -530,6 +530,13 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     tableau.removeAll()
   }
 
+  /// Room for `symbols` symbols and `rows` rows in all, in the solver's tables and the
+  /// tableau's, for a build that knows its size (``ManualArray/reserveCapacity(_:)``).
+  mutating func reserveTables(symbols: Int, rows: Int) {
+    storage.contents.pointee.reserveCapacity(symbols: symbols, rows: rows)
+    tableau.reserveCapacity(rows: rows, symbols: symbols)
+  }
+
   mutating func growVariables(to count: Int) {
     guard variableSymbol.count < count else { return }
     variableSymbol.grow(to: count, with: RowRole.none)

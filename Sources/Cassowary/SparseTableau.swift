@@ -74,6 +74,10 @@ public struct SparseTableau: TableauStorage {
     uniqueTables.pointee.reserve(symbols: symbols)
   }
 
+  public mutating func reserveCapacity(rows: Int, symbols: Int) {
+    uniqueTables.pointee.reserveCapacity(rows: rows, symbols: symbols)
+  }
+
   public mutating func makeRow() -> Int32 { uniqueTables.pointee.makeRow() }
 
   public mutating func makeIndexedRow() -> Int32 { uniqueTables.pointee.makeIndexedRow() }
@@ -279,6 +283,14 @@ extension SparseTableau {
       columns.grow(to: symbols, with: .empty)
       position.grow(to: symbols, with: -1)
       indexedSlots.grow(to: symbols * ordinalStride, with: -1)
+    }
+
+    /// Room in the per-row and per-symbol tables (not the pools, which grow in blocks).
+    mutating func reserveCapacity(rows rowCount: Int, symbols: Int) {
+      rows.reserveCapacity(rowCount)
+      constants.reserveCapacity(rowCount)
+      columns.reserveCapacity(symbols)
+      position.reserveCapacity(symbols)
     }
 
     mutating func makeRow() -> Int32 {

@@ -70,6 +70,10 @@ public protocol TableauStorage {
   var totalCells: Int { get }
   /// Bytes held by the storage's arrays (capacity, not only what is in use).
   var bytes: Int { get }
+  /// Makes room for `rows` rows and `symbols` symbols in all, for a build that knows its size
+  /// before it starts: the tables then never grow by doubling while it runs. A hint: it changes
+  /// no row, symbol or value.
+  mutating func reserveCapacity(rows: Int, symbols: Int)
   /// Gives back space that rows and columns grew into and no longer use, once it is much larger
   /// than what is in use (amortized O(1) per call).
   mutating func compactIfWasteful()
