@@ -288,13 +288,24 @@ extension Solver {
     let dummy = makeSymbol(.dummy, owner: id.rawValue)
     let factor = -1 / coefficient
     tableau.setConstant(constraint.expression.constant * factor, of: row)
-    var subject: Int32 = -1
-    for term in terms where term.coefficient != 0 {
-      if term.variable.id == variable {
-        subject = symbol(for: term.variable)
-        tableau.add(factor, for: dummy, to: row)
-      } else {
-        tableau.add(term.coefficient * factor, for: symbol(for: term.variable), to: row)
+    // The symbols in the order of the terms, then the row at once (its variables are distinct):
+    // the marker in the variable's place.
+    for term in terms where term.coefficient != 0 { _ = symbol(for: term.variable) }
+    let subject = variableSymbol[Int(variable)]
+    withUnsafeTemporaryAllocation(of: Int32.self, capacity: terms.count) { symbols in
+      withUnsafeTemporaryAllocation(of: Double.self, capacity: terms.count) { coefficients in
+        var count = 0
+        for term in terms where term.coefficient != 0 {
+          let isSubject = term.variable.id == variable
+          let value = isSubject ? factor : term.coefficient * factor
+          guard value != 0 else { continue }  // as adding a cell of zero would write none
+          symbols[count] = isSubject ? dummy : variableSymbol[Int(term.variable.id)]
+          coefficients[count] = value
+          count += 1
+        }
+        tableau.appendCells(
+          symbols: UnsafeBufferPointer(rebasing: symbols[..<count]),
+          coefficients: UnsafeBufferPointer(rebasing: coefficients[..<count]), to: row)
       }
     }
     rowSubject[Int(row)] = subject

@@ -165,7 +165,8 @@ extension Solver {
   mutating func makeRow(for constraint: BorrowedConstraint, owner: Int32) -> (Int32, Tag) {
     let row = makeRow(subject: RowRole.none)
     let expression = constraint.expression
-    if let sibling = sibling(of: constraint, owner: owner) {
+    let sibling = sibling(of: constraint, owner: owner)
+    if let sibling {
       // `expression = −(c + μ·marker − μ·other)` by the sibling's own equation: its markers'
       // rows (restricted, so over parametric symbols) are the expression's full expansion.
       let tag = sibling.tag
@@ -179,8 +180,13 @@ extension Solver {
           tableau.add(coefficient, for: symbol, to: row)
         }
       }
-    } else {
+    } else if !keepsDefinitions {
       writeTerms(of: expression, to: row)
+    } else {
+      // The symbols first, in the order writing the terms would make them; the row is written
+      // with its markers, at once.
+      tableau.setConstant(expression.constant, of: row)
+      for term in expression.terms where term.coefficient != 0 { _ = symbol(for: term.variable) }
     }
     let required = constraint.priority.isRequired
     let priority = required ? 0 : constraint.priority.rawValue
@@ -189,25 +195,24 @@ extension Solver {
     case .lessThanOrEqual, .greaterThanOrEqual:
       let sign: Double = constraint.relation == .lessThanOrEqual ? 1 : -1
       let slack = makeSymbol(.slack, owner: required ? owner : -1)
-      tableau.add(sign, for: slack, to: row)
       tag = Tag(marker: slack, other: RowRole.none, markerCoefficient: sign, priority: priority)
-      if !required {
-        let error = makeSymbol(.error)
-        tableau.add(-sign, for: error, to: row)
-        tag.other = error
-      }
+      if !required { tag.other = makeSymbol(.error) }
     case .equal:
       if required {
         let dummy = makeSymbol(.dummy, owner: owner)
-        tableau.add(1, for: dummy, to: row)
         tag = Tag(marker: dummy, other: RowRole.none, markerCoefficient: 1, priority: 0)
       } else {
         let positive = makeSymbol(.error)
         let negative = makeSymbol(.error)
-        tableau.add(-1, for: positive, to: row)
-        tableau.add(1, for: negative, to: row)
         tag = Tag(marker: positive, other: negative, markerCoefficient: -1, priority: priority)
       }
+    }
+    if sibling != nil || !keepsDefinitions {
+      // The other symbol's coefficient is always the marker's, negated.
+      tableau.add(tag.markerCoefficient, for: tag.marker, to: row)
+      if tag.other >= 0 { tableau.add(-tag.markerCoefficient, for: tag.other, to: row) }
+    } else {
+      writeCells(of: expression, markers: tag, to: row)
     }
     if tag.other >= 0 { pair(tag.marker, tag.other, priority: priority) }
     if tableau.constant(of: row) < 0 { tableau.scale(row: row, by: -1) }
@@ -227,6 +232,59 @@ extension Solver {
         tableau.add(term.coefficient, for: symbol, to: row)
       }
     }
+  }
+
+  /// Writes into the empty `row` the cells of `expression`'s terms, whose variables have
+  /// symbols, then those of the markers of `tag`: as adding them one by one would, all at once
+  /// when no variable comes twice (``TableauStorage/appendCells(symbols:coefficients:to:)``).
+  ///
+  /// - Complexity: O(*t*) for *t* terms, O(*t*²) to look for a repeated variable among 16 or
+  ///   fewer.
+  mutating func writeCells(of expression: BorrowedExpression, markers tag: Tag, to row: Int32) {
+    let terms = expression.terms
+    let capacity = terms.count + 2
+    guard terms.count <= 16 else {
+      writeCellsOneByOne(of: expression, markers: tag, to: row)
+      return
+    }
+    withUnsafeTemporaryAllocation(of: Int32.self, capacity: capacity) { symbols in
+      withUnsafeTemporaryAllocation(of: Double.self, capacity: capacity) { coefficients in
+        var count = 0
+        for term in terms where term.coefficient != 0 {
+          let symbol = variableSymbol[Int(term.variable.id)]
+          for index in 0..<count where symbols[index] == symbol {
+            // A variable that comes twice: its cells add up, and may cancel.
+            writeCellsOneByOne(of: expression, markers: tag, to: row)
+            return
+          }
+          symbols[count] = symbol
+          coefficients[count] = term.coefficient
+          count += 1
+        }
+        symbols[count] = tag.marker
+        coefficients[count] = tag.markerCoefficient
+        count += 1
+        if tag.other >= 0 {
+          symbols[count] = tag.other
+          coefficients[count] = -tag.markerCoefficient
+          count += 1
+        }
+        tableau.appendCells(
+          symbols: UnsafeBufferPointer(rebasing: symbols[..<count]),
+          coefficients: UnsafeBufferPointer(rebasing: coefficients[..<count]), to: row)
+      }
+    }
+  }
+
+  /// ``writeCells(of:markers:to:)`` a cell at a time.
+  private mutating func writeCellsOneByOne(
+    of expression: BorrowedExpression, markers tag: Tag, to row: Int32
+  ) {
+    for term in expression.terms where term.coefficient != 0 {
+      tableau.add(term.coefficient, for: variableSymbol[Int(term.variable.id)], to: row)
+    }
+    tableau.add(tag.markerCoefficient, for: tag.marker, to: row)
+    if tag.other >= 0 { tableau.add(-tag.markerCoefficient, for: tag.other, to: row) }
   }
 
   /// Writes into the empty `row` the required `constraint`'s row as ``makeRow(for:owner:)``

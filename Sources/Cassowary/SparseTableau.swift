@@ -102,6 +102,13 @@ public struct SparseTableau: TableauStorage {
     uniqueTables.pointee.add(coefficient, for: symbol, to: row)
   }
 
+  public mutating func appendCells(
+    symbols: UnsafeBufferPointer<Int32>, coefficients: UnsafeBufferPointer<Double>,
+    to row: Int32
+  ) {
+    uniqueTables.pointee.appendCells(symbols: symbols, coefficients: coefficients, to: row)
+  }
+
   public mutating func removeCell(for symbol: Int32, from row: Int32) {
     uniqueTables.pointee.removeCell(for: symbol, from: row)
   }
@@ -713,6 +720,37 @@ extension SparseTableau {
         }
       }
       return -1
+    }
+
+    /// ``SparseTableau/appendCells(symbols:coefficients:to:)``: the row's segment is made room
+    /// in once, and no cell is looked for, since none is there.
+    mutating func appendCells(
+      symbols: UnsafeBufferPointer<Int32>, coefficients: UnsafeBufferPointer<Double>,
+      to row: Int32
+    ) {
+      let count = Int32(symbols.count)
+      precondition(
+        coefficients.count == symbols.count && rows[Int(row)].count == 0,
+        "cells appended to a row that holds some")
+      guard count > 0 else { return }
+      let ordinal = rowOrdinal[Int(row)]
+      guard ordinal == -1 else {
+        // An objective row: its index is kept cell by cell.
+        for index in 0..<Int(count) { add(coefficients[index], for: symbols[index], to: row) }
+        return
+      }
+      cells.reserve(&rows[Int(row)], toHold: count)
+      let segment = rows[Int(row)]
+      let rowCells = cells.slots(of: segment)
+      for index in 0..<Int(count) {
+        let symbol = symbols[index]
+        precondition(Int(symbol) < columns.count, "a symbol the tableau has no column for")
+        let columnSlot = enterInColumn(symbol, at: Int32(index), of: row)
+        rowCells[index] = RowCell(
+          symbol: symbol, columnSlot: columnSlot, coefficient: coefficients[index])
+      }
+      rows[Int(row)].count = count
+      cellTotal += Int(count)
     }
 
     @inline(__always)

@@ -35,6 +35,12 @@ public protocol TableauStorage {
   func coefficient(of symbol: Int32, in row: Int32) -> Double
   /// Adds `coefficient` to the cell of `symbol` in `row`; a cell that cancels is removed.
   mutating func add(_ coefficient: Double, for symbol: Int32, to row: Int32)
+  /// Appends to `row`, which holds no cells, a cell of `coefficients[i]` for each `symbols[i]`,
+  /// in order: what ``add(_:for:to:)`` for each would leave, given distinct symbols and no zero
+  /// coefficient.
+  mutating func appendCells(
+    symbols: UnsafeBufferPointer<Int32>, coefficients: UnsafeBufferPointer<Double>,
+    to row: Int32)
   /// Removes the cell of `symbol` from `row`, if any.
   mutating func removeCell(for symbol: Int32, from row: Int32)
   /// `target += factor × source`, constants included; cells that cancel are removed.
@@ -94,6 +100,14 @@ extension TableauStorage {
 
   /// A storage that finds any cell without scanning makes no difference for such rows.
   public mutating func makeIndexedRow() -> Int32 { makeRow() }
+
+  /// One cell at a time.
+  public mutating func appendCells(
+    symbols: UnsafeBufferPointer<Int32>, coefficients: UnsafeBufferPointer<Double>,
+    to row: Int32
+  ) {
+    for index in symbols.indices { add(coefficients[index], for: symbols[index], to: row) }
+  }
 
   /// One symbol at a time: its cell is removed and its definition added.
   public mutating func substituteDefinitions(
