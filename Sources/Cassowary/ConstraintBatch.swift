@@ -52,8 +52,8 @@ struct BorrowedExpression {
 ///
 /// A client writes one term by term (``appendTerm(_:)``, then
 /// ``endConstraint(_:constant:relation:priority:)``) or from constraints it has
-/// (``append(_:_:)``), and gives it to ``LayoutSolver/add(_:leading:)``. A rebuild lays a solver's records out as one over the term
-/// store they name, and so copies no terms at all.
+/// (``append(_:_:)``), and gives it to ``LayoutSolver/add(_:leading:)``. A rebuild lays a
+/// solver's records out as one over the term store they name, and so copies no terms at all.
 public struct ConstraintBatch: Sendable {
   /// One constraint: its id, its run of ``terms``, and the rest of what it says.
   struct Entry {

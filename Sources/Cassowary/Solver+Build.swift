@@ -49,12 +49,19 @@ extension Solver {
   ) throws(SolverError) {
     prepareToChange()
     applyRemovals()
-    guard keepsDefinitions, constraints.count >= max(Self.plannedBuildMinimum, constraintCount)
-    else {
+    guard plansBuild(of: constraints.count) else {
       for (id, constraint) in constraints { try add(id, constraint) }
       return
     }
     try add(ConstraintBatch(constraints), leading: leading)
+  }
+
+  /// Whether a batch of `count` constraints is planned as a whole (``add(contentsOf:leading:)``)
+  /// rather than added one by one: on the sparse solver, given at least
+  /// ``plannedBuildMinimum`` constraints and at least as many as the solver holds.
+  @inline(__always)  // called from mutating methods, a method call copies the solver
+  func plansBuild(of count: Int) -> Bool {
+    keepsDefinitions && count >= max(Self.plannedBuildMinimum, constraintCount)
   }
 
   /// ``add(contentsOf:leading:)`` for constraints laid out as a batch already (a client's
@@ -68,8 +75,7 @@ extension Solver {
     installLabels(of: batch)
     do throws(SolverError) {
       try batch.terms.withUnsafeBufferPointer { terms throws(SolverError) in
-        guard keepsDefinitions, batch.count >= max(Self.plannedBuildMinimum, constraintCount),
-          let plan = plannedSubjects(of: batch, terms: terms)
+        guard plansBuild(of: batch.count), let plan = plannedSubjects(of: batch, terms: terms)
         else {
           try addOneByOne(batch, terms: terms)
           return
