@@ -8,6 +8,17 @@ public struct DenseTableau: TableauStorage {
   /// The default memory budget: 2 GiB.
   public static let defaultMemoryBudget = 2 << 30
 
+  /// The bytes a matrix of `rows` rows and `columns` columns holds: what the harness and
+  /// `bench solve` compare with the budget before building one.
+  ///
+  /// - Complexity: O(1).
+  public static func bytesNeeded(rows: Int, columns: Int) -> Int {
+    let (product, overflow) = rows.multipliedReportingOverflow(by: columns)
+    let (bytes, overflowBytes) = product.multipliedReportingOverflow(
+      by: MemoryLayout<Double>.stride)
+    return overflow || overflowBytes ? .max : bytes
+  }
+
   /// The most bytes the matrix may occupy.
   public var memoryBudget: Int
 

@@ -47,8 +47,10 @@ public struct BenchmarkRunner {
   }
 
   /// Runs every cell; `emit` gets each row, `progress` each group as it starts (index, total,
-  /// what).
-  public func run(emit: (ResultRow) -> Void, progress: (Int, Int, String) -> Void) {
+  /// what). An error `emit` throws (the results file could not be written) ends the run.
+  public func run<Failure: Error>(
+    emit: (ResultRow) throws(Failure) -> Void, progress: (Int, Int, String) -> Void
+  ) throws(Failure) {
     var history = History()
     var group = 0
     for (kind, variant) in configuration.scenes {
@@ -58,7 +60,7 @@ public struct BenchmarkRunner {
             group += 1
             progress(
               group, configuration.groupCount, "\(kind)/\(variant) \(size) \(solver) \(mode)")
-            runGroup(
+            try runGroup(
               kind: kind, variant: variant, size: size, solver: solver, mode: mode,
               history: &history, emit: emit)
           }
@@ -94,10 +96,10 @@ public struct BenchmarkRunner {
     }
   }
 
-  private func runGroup(
+  private func runGroup<Failure: Error>(
     kind: SceneKind, variant: String, size: Int, solver: SolverStrategy, mode: Mode,
-    history: inout History, emit: (ResultRow) -> Void
-  ) {
+    history: inout History, emit: (ResultRow) throws(Failure) -> Void
+  ) throws(Failure) {
     let phases = phases(for: kind, mode: mode)
     guard !phases.isEmpty else { return }
     let group = Group(kind: kind, variant: variant, size: size, solver: solver, mode: mode)
@@ -107,14 +109,14 @@ public struct BenchmarkRunner {
         var row = baseRow(kind, variant, size, solver, mode, phase)
         row.status = .skipped
         row.note = reason
-        emit(row)
+        try emit(row)
       }
     case .run(let warmup, let note):
       guard let measurement = measure(group, phases: phases, warmup: warmup, &history) else {
         return
       }
       for phase in phases {
-        emit(row(phase, of: group, measurement, planNote: note, &history))
+        try emit(row(phase, of: group, measurement, planNote: note, &history))
       }
     }
   }
@@ -383,7 +385,7 @@ public struct BenchmarkRunner {
       return .skip(reason)
     }
     if solver == .dense, let (rows, columns) = history.tableau["\(kind)/\(variant)/\(size)"] {
-      let bytes = rows * columns * 8
+      let bytes = DenseTableau.bytesNeeded(rows: rows, columns: columns)
       if bytes > configuration.denseMemoryBudget {
         return .skip(
           "dense tableau of \(rows) rows x \(columns) columns needs \(bytes / (1 << 20)) MiB, "

@@ -30,7 +30,6 @@ struct ConstraintFileEdgeTests {
     "A priority that single precision would change is refused",
     arguments: [
       ("x == 1 @999.99999", "999.99999", "1000.0"),
-      ("x == 1 @1e-300", "1e-300", "0.0"),
       ("x == 1 @500.00001", "500.00001", "500.0"),
     ])
   func priorityChangedByFloat(text: String, written: String, becomes: String) {
@@ -40,10 +39,35 @@ struct ConstraintFileEdgeTests {
     #expect(result.error.hasSuffix("it would become \(becomes)"))
   }
 
-  @Test("Priorities that single precision keeps are accepted", arguments: ["999.99", "0.1", "250"])
+  @Test(
+    "Priorities below Float's normal range are refused, however they are spelled",
+    arguments: ["1e-300", "1e-45", "1.4e-45", "1e-39"])
+  func priorityBelowNormalRange(written: String) {
+    let result = ConstraintFile.solve(text: "x == 1 @\(written)", file: "f")
+    #expect(result.status == 2)
+    #expect(result.error.hasPrefix("f:1:9: error: priority \(written) is below single precision"))
+  }
+
+  @Test(
+    "Priorities that single precision keeps are accepted, as its value or its shortest spelling",
+    arguments: ["999.99", "0.1", "0.10000000149011612", "250", "1.1754944e-38"])
   func priorityKept(written: String) {
     let result = ConstraintFile.solve(text: "x == 1 @\(written)", file: "f")
     #expect(result.status == 0, "\(result.error)")
+  }
+
+  @Test(
+    "Numbers that add up past double precision are refused at their line and column",
+    arguments: [
+      ("x == -1e308 - 1e308", "f:1:15: error: the constants of this side add up to -inf"),
+      ("x + 1e308 * y + 1e308 * y == 0", "f:1:27: error: the coefficients of a variable"),
+      ("1e308 + x == -1e308", "f:1:11: error: the constants of the two sides together"),
+    ])
+  func overflowingSums(text: String, message: String) {
+    let result = ConstraintFile.solve(text: text, file: "f")
+    #expect(result.status == 2)
+    #expect(result.error.hasPrefix(message), "\(result.error)")
+    #expect(!result.error.contains("v0"))
   }
 
   @Test("A constraint false on its own says so")

@@ -164,12 +164,16 @@ struct LineScanner {
     position = start
     let lhs = try expression(in: &file)
     skipSpaces()
+    let relationColumn = position
     let relation = try self.relation()
     let rhs = try expression(in: &file)
     let priority = try optionalPriority(default: .required)
     try expectEnd()
+    // Each side was checked as it was read; the two together can still pass double precision.
+    let expression = lhs - rhs
+    try checkFinite(expression, at: relationColumn, sides: true)
     file.statements.append(
-      .constraint(Constraint(lhs - rhs, relation, priority: priority), line: line))
+      .constraint(Constraint(expression, relation, priority: priority), line: line))
   }
 
   mutating func edit(into file: inout ConstraintFile) throws(ConstraintFileError) {
@@ -210,6 +214,37 @@ struct LineScanner {
     let lowered = name.lowercased()
     if lowered == "nan" || lowered == "inf" || lowered == "infinity" {
       throw error("'\(name)' is not a number this format accepts (no nan or inf)", at: column)
+    }
+  }
+
+  /// Refuses an expression whose constant, or a variable's summed coefficient, is no longer
+  /// finite: each number was within range, but adding them up passed double precision
+  /// (`-1e308 - 1e308`). Without this, the solver would reject the constraint with no line and
+  /// under an internal variable name.
+  func checkFinite(
+    _ expression: LinearExpression, at column: Int, sides: Bool = false
+  ) throws(ConstraintFileError) {
+    let what = sides ? "the two sides together" : "this side"
+    // Sums of fewer than a million numbers of at most 1e300 cannot overflow: the common case
+    // needs no table of sums.
+    let bounded =
+      expression.terms.count < 1_000_000
+      && expression.terms.allSatisfy { abs($0.coefficient) <= 1e300 }
+    if expression.constant.isFinite && bounded { return }
+    guard expression.constant.isFinite else {
+      throw error(
+        "the constants of \(what) add up to \(expression.constant), past double precision",
+        at: column)
+    }
+    var sums: [Int32: Double] = [:]
+    for term in expression.terms {
+      let sum = sums[term.variable.id, default: 0] + term.coefficient
+      guard sum.isFinite else {
+        throw error(
+          "the coefficients of a variable in \(what) add up to \(sum), past double precision",
+          at: column)
+      }
+      sums[term.variable.id] = sum
     }
   }
 
@@ -255,6 +290,7 @@ struct LineScanner {
         result.terms.append(Term(file.variable(name), sign * value))
       } else {
         result.constant += sign * value
+        try checkFinite(result, at: column)
       }
       return
     }
@@ -324,11 +360,20 @@ struct LineScanner {
         "priority \(formatNumber(value)) is out of range: it must be in (0, 1000]",
         at: column)
     }
-    // Priorities are single precision, as UIKit's: one that the conversion changes (a
-    // priority that would become required, zero, or equal to a nearby one) is refused rather
-    // than given another meaning. Float's shortest description must read back as the number.
+    // Priorities are single precision, as UIKit's. A number is taken when it names a Float:
+    // exactly its value, or its shortest spelling (0.1 and 0.10000000149011612 are the same
+    // priority). Any other number is refused rather than given another meaning (a priority that
+    // would become required, or equal to a nearby one), and so is a Float below the normal
+    // range, where a literal and its neighbours collapse onto a few values (1e-45 and 1.4e-45
+    // are one Float, but only one of them is its shortest spelling).
     let single = Float(value)
-    guard Double("\(single)") == value else {
+    guard single.isNormal else {
+      throw error(
+        "priority \(formatNumber(value)) is below single precision's normal range "
+          + "(\(Float.leastNormalMagnitude)); priorities are Float, as UILayoutPriority",
+        at: column)
+    }
+    guard Double(single) == value || Double("\(single)") == value else {
       throw error(
         "priority \(formatNumber(value)) is not a single-precision number (priorities are "
           + "Float, as UILayoutPriority): it would become \(single)",

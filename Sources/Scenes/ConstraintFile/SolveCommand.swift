@@ -28,6 +28,7 @@ extension ConstraintFile {
         var solver = SparseSolver()
         return try system.solve(with: &solver, file: file)
       } else if strategy == .dense {
+        try system.checkDenseBudget(denseMemoryBudget, file: file)
         var solver = DenseSolver(memoryBudget: denseMemoryBudget)
         return try system.solve(with: &solver, file: file)
       } else {
@@ -78,6 +79,34 @@ struct FileRefusal: Error, CustomStringConvertible {
 }
 
 extension ConstraintFile {
+  /// The least a tableau of this system holds: a row for every constraint with a variable and
+  /// for every edit, a column for every variable (slack, error and marker columns come on top).
+  ///
+  /// - Complexity: O(statements).
+  public var minimumTableauShape: (rows: Int, columns: Int) {
+    var rows = 0
+    for statement in statements {
+      switch statement {
+      case .edit: rows += 1
+      case .constraint(let constraint, _): if !constraint.expression.terms.isEmpty { rows += 1 }
+      }
+    }
+    return (rows, variables.count)
+  }
+
+  /// Refuses the system before any work when even its ``minimumTableauShape`` passes a dense
+  /// tableau's `budget` (the estimate the harness skips a dense group by): otherwise the
+  /// solver would add rows for minutes before finding out.
+  func checkDenseBudget(_ budget: Int, file: String) throws(FileRefusal) {
+    let shape = minimumTableauShape
+    let bytes = DenseTableau.bytesNeeded(rows: shape.rows, columns: shape.columns)
+    guard bytes > budget else { return }
+    throw FileRefusal(
+      description: "\(file): error: the dense tableau would need at least \(shape.rows) rows × "
+        + "\(shape.columns) columns (\(bytes >> 20) MiB), over its memory budget of "
+        + "\(budget >> 20) MiB; refused before solving")
+  }
+
   /// The error for a solution that overflows: the variable, its value, and the first constraint
   /// that mentions it (its line), whose magnitudes the file must bring within range.
   func overflowMessage(variable index: Int, value: Double, file: String) -> String {
