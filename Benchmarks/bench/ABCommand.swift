@@ -39,7 +39,7 @@ struct AB: ParsableCommand {
 
       Each binary runs in the package that holds it (found by walking up from its path to a \
       Package.swift), so that its rows name its own commit.
-      """)
+      """ + "\n\n" + ExitStatus.table)
 
   @Argument(help: "The baseline build of bench.")
   var baseline: String
@@ -48,8 +48,11 @@ struct AB: ParsableCommand {
   @OptionGroup var matrix: MatrixOptions
   @Option(
     name: .customLong("output-directory"),
-    help: "Where to write baseline.csv, current.csv and comparison.md.")
-  var outputDirectory = "results/ab"
+    help: """
+      Where to write baseline.csv, current.csv and comparison.md (default: results/ab in \
+      bench's package).
+      """)
+  var outputDirectory: String?
   @Option(name: .customLong("time-threshold"), help: "Allowed growth of a median time.")
   var timeThreshold = 0.10
   @Option(help: "The U test's significance level for a time verdict.")
@@ -99,9 +102,16 @@ struct AB: ParsableCommand {
     // Each child runs one round; the rounds alternate here. Three at least: the time gate asks
     // a change to show in every round.
     let rounds = matrix.rounds ?? max(3, configuration.rounds)
-    let directory = URL(fileURLWithPath: outputDirectory).standardizedFileURL.path
+    let directory = URL(fileURLWithPath: outputDirectory ?? packagePath("results/ab"))
+      .standardizedFileURL.path
     let scratch = directory + "/rounds"
-    try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+    do {
+      for name in ["baseline.csv", "current.csv", "comparison.md", "rounds/child.csv"] {
+        try OutputFile.prepare(directory + "/" + name)
+      }
+    } catch {
+      throw BenchFailure("bench ab: --output-directory", error)
+    }
     var groups: [[String]] = []
     var groupIndex: [String: Int] = [:]
     for (kind, variant) in configuration.scenes {
@@ -160,89 +170,108 @@ struct AB: ParsableCommand {
           significance: significance, strictness: .allButOneRound), pooled
       )
     }
-    try measure(Array(groups.indices), rounds: rounds, label: "")
-    var (comparison, pooled) = compare()
-    /// The index of the group that measures the cell `key`.
-    func group(of key: String, in rows: [ResultRow]) -> Int? {
-      rows.first { $0.key == key }.flatMap {
-        groupIndex["\($0.scene.rawValue)/\($0.variant)/\($0.solver.rawValue)/\($0.mode.rawValue)"]
-      }
-    }
-    // A time verdict is measured again: its groups run for as many more rounds, and every
-    // cell of them is judged on all the rounds. A burst of load that happened to line up with
-    // one build's rounds does not line up again; a real change shows in every round.
-    let judged = Set(
-      comparison.findings.filter { $0.metric == "median_ns" && $0.verdict != .changed }.compactMap {
-        group(of: $0.key, in: pooled[1])
-      })
-    var confirmation = ""
-    if confirmRounds > 0 && !judged.isEmpty {
-      try measure(judged.sorted(), rounds: confirmRounds, label: "confirming: ")
-      let first = comparison.findings.filter { $0.metric == "median_ns" && $0.verdict != .changed }
+    var comparison: Comparison
+    do {
+      try measure(Array(groups.indices), rounds: rounds, label: "")
+      var pooled: [[ResultRow]]
       (comparison, pooled) = compare()
-      let kept = comparison.findings.filter { $0.metric == "median_ns" && $0.verdict != .changed }
-      confirmation =
-        "\nTime verdicts measured again: \(first.count) cell(s) in \(judged.count) group(s) ran "
-        + "\(confirmRounds) more round(s); \(kept.count) verdict(s) held on all the rounds.\n"
-    }
-    let timeVerdicts = comparison.findings.filter {
-      $0.metric == "median_ns" && $0.verdict != .changed
-    }
-    if corroborate == .instructions && !timeVerdicts.isEmpty {
-      // The cells' groups once more on both builds, under callgrind; only the judged cells'
-      // counts are kept, so that the instructions back time verdicts and are not judged on
-      // their own (the quick matrix's instructions are not a baseline anyone measured).
-      let cells = Set(timeVerdicts.map(\.key))
-      let counted = Set(cells.compactMap { key in group(of: key, in: pooled[1]) }).sorted()
-      var counts: [[String: UInt64]] = [[:], [:]]
-      for (position, index) in counted.enumerated() {
+      /// The index of the group that measures the cell `key`.
+      func group(of key: String, in rows: [ResultRow]) -> Int? {
+        rows.first { $0.key == key }.flatMap {
+          groupIndex["\($0.scene.rawValue)/\($0.variant)/\($0.solver.rawValue)/\($0.mode.rawValue)"]
+        }
+      }
+      // A time verdict is measured again: its groups run for as many more rounds, and every
+      // cell of them is judged on all the rounds. A burst of load that happened to line up with
+      // one build's rounds does not line up again; a real change shows in every round.
+      let judged = Set(
+        comparison.findings.filter { $0.metric == "median_ns" && $0.verdict != .changed }.compactMap
+        {
+          group(of: $0.key, in: pooled[1])
+        })
+      var confirmation = ""
+      if confirmRounds > 0 && !judged.isEmpty {
+        try measure(judged.sorted(), rounds: confirmRounds, label: "confirming: ")
+        let first = comparison.findings.filter {
+          $0.metric == "median_ns" && $0.verdict != .changed
+        }
+        (comparison, pooled) = compare()
+        let kept = comparison.findings.filter { $0.metric == "median_ns" && $0.verdict != .changed }
+        confirmation =
+          "\nTime verdicts measured again: \(first.count) cell(s) in \(judged.count) group(s) ran "
+          + "\(confirmRounds) more round(s); \(kept.count) verdict(s) held on all the rounds.\n"
+      }
+      let timeVerdicts = comparison.findings.filter {
+        $0.metric == "median_ns" && $0.verdict != .changed
+      }
+      if corroborate == .instructions && !timeVerdicts.isEmpty {
+        // The cells' groups once more on both builds, under callgrind; only the judged cells'
+        // counts are kept, so that the instructions back time verdicts and are not judged on
+        // their own (the quick matrix's instructions are not a baseline anyone measured).
+        let cells = Set(timeVerdicts.map(\.key))
+        let counted = Set(cells.compactMap { key in group(of: key, in: pooled[1]) }).sorted()
+        var counts: [[String: UInt64]] = [[:], [:]]
+        for (position, index) in counted.enumerated() {
+          for side in [0, 1] {
+            if !quiet {
+              printError(
+                "ab: counting instructions, group \(position + 1)/\(counted.count) "
+                  + "(\(groups[index][1]) \(groups[index][3]) \(groups[index][5])), "
+                  + "\(sides[side].0), \(Int(Date().timeIntervalSince(start))) s")
+            }
+            let path = "\(scratch)/\(sides[side].0)-instructions-\(index).csv"
+            let arguments =
+              ["run"] + groups[index] + Self.cellArguments(configuration)
+              + ["--callgrind", "--output", path, "--quiet"]
+            try runChild(sides[side].1, arguments, log: path + ".log")
+            for row in try load(path) where cells.contains(row.key) {
+              counts[side][row.key] = row.instructions
+            }
+          }
+        }
         for side in [0, 1] {
-          if !quiet {
-            printError(
-              "ab: counting instructions, group \(position + 1)/\(counted.count) "
-                + "(\(groups[index][1]) \(groups[index][3]) \(groups[index][5])), "
-                + "\(sides[side].0), \(Int(Date().timeIntervalSince(start))) s")
-          }
-          let path = "\(scratch)/\(sides[side].0)-instructions-\(index).csv"
-          let arguments =
-            ["run"] + groups[index] + Self.cellArguments(configuration)
-            + ["--callgrind", "--output", path, "--quiet"]
-          try runChild(sides[side].1, arguments, log: path + ".log")
-          for row in try load(path) where cells.contains(row.key) {
-            counts[side][row.key] = row.instructions
+          for index in pooled[side].indices {
+            if let count = counts[side][pooled[side][index].key] {
+              pooled[side][index].instructions = count
+            }
           }
         }
+        comparison = Comparison(
+          baseline: pooled[0], current: pooled[1], timeThreshold: timeThreshold,
+          significance: significance, strictness: .allButOneRound)
+        comparison.requireInstructionEvidence(
+          counted: Set(counts[0].keys).intersection(counts[1].keys))
+        let backed = timeVerdicts.count - comparison.timeWithoutInstructions.count
+        confirmation +=
+          "\nTime verdicts backed by instruction counts (callgrind, \(counted.count) group(s) on "
+          + "both builds): \(backed) of \(timeVerdicts.count).\n"
       }
-      for side in [0, 1] {
-        for index in pooled[side].indices {
-          if let count = counts[side][pooled[side][index].key] {
-            pooled[side][index].instructions = count
-          }
-        }
-      }
-      comparison = Comparison(
-        baseline: pooled[0], current: pooled[1], timeThreshold: timeThreshold,
-        significance: significance, strictness: .allButOneRound)
-      comparison.requireInstructionEvidence(
-        counted: Set(counts[0].keys).intersection(counts[1].keys))
-      let backed = timeVerdicts.count - comparison.timeWithoutInstructions.count
-      confirmation +=
-        "\nTime verdicts backed by instruction counts (callgrind, \(counted.count) group(s) on "
-        + "both builds): \(backed) of \(timeVerdicts.count).\n"
+      try OutputFile.write(ResultsFile.text(pooled[0]), to: directory + "/baseline.csv")
+      try OutputFile.write(ResultsFile.text(pooled[1]), to: directory + "/current.csv")
+      try? FileManager.default.removeItem(atPath: scratch)
+      let report = comparison.markdown(verbose: verbose) + confirmation
+      printOutput(report, terminator: "")
+      try OutputFile.write(report, to: directory + "/comparison.md")
+    } catch let interruption as Interruption {
+      // Every round finished so far, pooled, in .partial files; the rounds' files were scratch.
+      let (_, pooled) = compare()
+      try? OutputFile.write(ResultsFile.text(pooled[0]), to: directory + "/baseline.csv.partial")
+      try? OutputFile.write(ResultsFile.text(pooled[1]), to: directory + "/current.csv.partial")
+      try? FileManager.default.removeItem(atPath: scratch)
+      throw interruption.failure(
+        "the rounds measured so far are in \(directory)/baseline.csv.partial and "
+          + "current.csv.partial")
+    } catch let error as OutputFileError {
+      try? FileManager.default.removeItem(atPath: scratch)
+      throw BenchFailure("bench ab", error)
     }
-    try writeAtomically(ResultsFile.text(pooled[0]), to: directory + "/baseline.csv")
-    try writeAtomically(ResultsFile.text(pooled[1]), to: directory + "/current.csv")
-    try? FileManager.default.removeItem(atPath: scratch)
-    let report = comparison.markdown(verbose: verbose) + confirmation
-    print(report, terminator: "")
-    try writeAtomically(report, to: directory + "/comparison.md")
     switch comparison.outcome() {
     case .unchanged: return
-    case .regression: throw ExitCode(1)
-    case .improvementsOnly: throw ExitCode(4)
+    case .regression: throw ExitCode(ExitStatus.failed.rawValue)
+    case .improvementsOnly: throw ExitCode(ExitStatus.improvementsOnly.rawValue)
     case .unusable(let problems):
       for problem in problems.prefix(10) { printError("bench ab: \(problem)") }
-      throw ExitCode(2)
+      throw ExitCode(ExitStatus.badInput.rawValue)
     }
   }
 
@@ -268,14 +297,13 @@ struct AB: ParsableCommand {
     let url = URL(fileURLWithPath: binary).standardizedFileURL
     process.executableURL = url
     process.arguments = arguments
-    process.currentDirectoryURL = Self.packageDirectory(of: url)
+    process.currentDirectoryURL = packageDirectory(of: url)
     process.standardOutput = FileHandle.nullDevice
-    _ = FileManager.default.createFile(atPath: log, contents: nil)
+    try OutputFile.write("", to: log)
     let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
     defer { try? errors.close() }
     process.standardError = errors
-    try process.run()
-    process.waitUntilExit()
+    try Interrupts.run(process)
     guard process.terminationStatus == 0 else {
       printError(
         "bench ab: \(binary) \(arguments.joined(separator: " ")) exited "
@@ -283,33 +311,15 @@ struct AB: ParsableCommand {
       if let data = FileManager.default.contents(atPath: log) {
         printError(String(decoding: data.suffix(4000), as: UTF8.self))
       }
-      throw ExitCode(2)
+      throw ExitCode(ExitStatus.badInput.rawValue)
     }
-  }
-
-  /// The nearest folder above `binary` that holds a Package.swift, or the current directory.
-  static func packageDirectory(of binary: URL) -> URL? {
-    var folder = binary.deletingLastPathComponent()
-    while folder.path != "/" {
-      if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path)
-      {
-        return folder
-      }
-      folder = folder.deletingLastPathComponent()
-    }
-    return nil
   }
 
   private func load(_ path: String) throws -> [ResultRow] {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      printError("bench ab: the child wrote no \(path)")
-      throw ExitCode(2)
-    }
     do {
-      return try ResultsFile.rows(String(decoding: data, as: UTF8.self))
+      return try ResultsFile.load(path)
     } catch {
-      printError("bench ab: \(path): \(error)")
-      throw ExitCode(2)
+      throw BenchFailure(.badInput, "bench ab: a child's rows: \(error)")
     }
   }
 }

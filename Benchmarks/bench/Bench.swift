@@ -14,7 +14,7 @@ struct Bench: ParsableCommand {
     discussion: """
       Builds generated view trees of 100 to 10,000+ views, solves them with the sparse-tableau \
       solver and the dense baseline, and reports time, allocations and memory per phase.
-      """,
+      """ + "\n\n" + ExitStatus.table,
     version:
       "LayoutBench bench \(benchVersion) (results schema \(ResultsDocument.currentSchemaVersion))",
     subcommands: [
@@ -33,11 +33,12 @@ struct Environment: ParsableCommand {
     abstract: "Print the measurement environment (allocator, build configuration).")
 
   func run() throws {
-    print("allocator: \(AllocatorStatistics.version.map { "jemalloc \($0)" } ?? "not jemalloc")")
+    printOutput(
+      "allocator: \(AllocatorStatistics.version.map { "jemalloc \($0)" } ?? "not jemalloc")")
     #if DEBUG
-      print("build: debug (measure with `swift run -c release bench`)")
+      printOutput("build: debug (measure with `swift run -c release bench`)")
     #else
-      print("build: release")
+      printOutput("build: release")
     #endif
   }
 }

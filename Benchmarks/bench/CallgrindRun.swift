@@ -35,17 +35,22 @@ struct CallgrindRun {
         "bench run: --callgrind needs valgrind's headers (<valgrind/callgrind.h>) when bench is "
           + "built, and this bench was built without them: apt-get install -y valgrind, then "
           + "rebuild (rm -rf .build/*/*/CCallgrind.build; swift build -c release --product bench)")
-      throw ExitCode(2)
+      throw ExitCode(ExitStatus.badInput.rawValue)
     }
     guard let valgrind = Self.executable(named: "valgrind") else {
       printError(
         "bench run: --callgrind needs valgrind, which is not on the PATH: "
           + "apt-get install -y valgrind")
-      throw ExitCode(2)
+      throw ExitCode(ExitStatus.badInput.rawValue)
     }
     let directory = ".build/callgrind/\(context.runID)"
-    try FileManager.default.createDirectory(
-      atPath: directory, withIntermediateDirectories: true)
+    let writer: ResultsWriter
+    do {
+      try OutputFile.makeFolder(directory, for: directory)
+      writer = try ResultsWriter(path: output)
+    } catch {
+      throw BenchFailure("bench run", error)
+    }
     let childRows = "\(directory)/rows.csv"
 
     let process = Process()
@@ -65,50 +70,82 @@ struct CallgrindRun {
     // The child's tables are not wanted; its progress lines (standard error) are.
     process.standardOutput = FileHandle.nullDevice
     printError("bench run: measuring under callgrind; dump files in \(directory)/")
-    try process.run()
-    process.waitUntilExit()
+    do {
+      try Interrupts.run(process)
+    } catch let interruption as Interruption {
+      // What the child measured before the signal, with the counts of the cells it dumped,
+      // goes to the run's .partial file; the dump files were scratch.
+      var kept = 0
+      if let rows = try? ResultsFile.load(childRows + ".partial") {
+        let counted = (try? instructionCounts(in: directory)) ?? [:]
+        try? writer.append(finished(rows, counts: counted).rows)
+        kept = rows.count
+      }
+      try? FileManager.default.removeItem(atPath: directory)
+      throw interruption.failure("the \(kept) rows measured so far are in \(writer.partialPath)")
+    }
     guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-      printError(
+      throw BenchFailure(
+        .failed,
         "bench run: the run under callgrind failed (status \(process.terminationStatus)); "
           + "its files are in \(directory)/")
-      throw ExitCode(1)
     }
 
-    var rows = try ResultsFile.rows(String(contentsOfFile: childRows, encoding: .utf8))
+    let rows: [ResultRow]
+    do {
+      rows = try ResultsFile.load(childRows)
+    } catch {
+      throw BenchFailure(.internalFailure, "bench run: the run under callgrind wrote \(error)")
+    }
+    let counts: [String: UInt64]
+    do {
+      counts = try instructionCounts(in: directory)
+    } catch {
+      throw BenchFailure(.failed, "bench run: unreadable callgrind dump in \(directory)/: \(error)")
+    }
+    let (finishedRows, missing) = finished(rows, counts: counts)
+    do {
+      try writer.append(finishedRows)
+      try writer.commit()
+    } catch {
+      throw writer.failure(error)
+    }
+    guard missing.isEmpty else {
+      throw BenchFailure(
+        .failed,
+        "bench run: no callgrind dump for \(missing.count) measured cells (\(missing[0]), …) "
+          + "in \(directory)/")
+    }
+    return finishedRows
+  }
+
+  /// The instruction count of every cell dumped in `directory` so far, by the cell's key.
+  private func instructionCounts(in directory: String) throws -> [String: UInt64] {
+    let dumps = try FileManager.default.contentsOfDirectory(atPath: directory)
+      .filter { $0.hasPrefix("callgrind.") }
+      .sorted { Self.dumpOrder($0) < Self.dumpOrder($1) }
+      .map { try String(contentsOfFile: "\(directory)/\($0)", encoding: .utf8) }
+    return try CallgrindDump.instructionsByCell(dumps)
+  }
+
+  /// The child's rows as this run's: its context, and each measured cell's count; with the
+  /// keys of the measured cells that have none.
+  private func finished(
+    _ rows: [ResultRow], counts: [String: UInt64]
+  ) -> (rows: [ResultRow], missing: [String]) {
+    var rows = rows
+    var missing: [String] = []
     // The child reads no context of its own (see `Run.run()`); the rows are this run's.
     for index in rows.indices {
       rows[index].runID = context.runID
       rows[index].timestamp = context.timestamp
       rows[index].commit = context.commit
       rows[index].machine = context.machine
-    }
-    let dumps = try FileManager.default.contentsOfDirectory(atPath: directory)
-      .filter { $0.hasPrefix("callgrind.") }
-      .sorted { Self.dumpOrder($0) < Self.dumpOrder($1) }
-      .map { try String(contentsOfFile: "\(directory)/\($0)", encoding: .utf8) }
-    let counts: [String: UInt64]
-    do {
-      counts = try CallgrindDump.instructionsByCell(dumps)
-    } catch {
-      printError("bench run: unreadable callgrind dump in \(directory)/: \(error)")
-      throw ExitCode(1)
-    }
-    var missing: [String] = []
-    for index in rows.indices where rows[index].status == .ok {
+      guard rows[index].status == .ok else { continue }
       rows[index].instructions = counts[rows[index].key]
       if rows[index].instructions == nil { missing.append(rows[index].key) }
     }
-
-    let writer = try ResultsWriter(path: output)
-    for row in rows { writer.append(row) }
-    try writer.commit()
-    guard missing.isEmpty else {
-      printError(
-        "bench run: no callgrind dump for \(missing.count) measured cells (\(missing[0]), …) "
-          + "in \(directory)/")
-      throw ExitCode(1)
-    }
-    return rows
+    return (rows, missing)
   }
 
   /// A dump file's place in the run: callgrind names them `callgrind.PID.N` in the order it

@@ -21,7 +21,7 @@ struct Compare: ParsableCommand {
       schema, a cell listed twice, a measured row without a checksum or allocated bytes, no \
       cell measured in both files, or (without --allow-subset) cells the baseline measured missing from \
       the current run.
-      """)
+      """ + "\n\n" + ExitStatus.table)
 
   @Argument(help: "The baseline CSV.")
   var baseline: String
@@ -50,34 +50,43 @@ struct Compare: ParsableCommand {
   }
 
   func run() throws {
-    let baselineRows = try load(baseline)
-    let currentRows = try load(current)
+    if let markdown {
+      do {
+        try OutputFile.prepare(markdown)
+      } catch {
+        throw BenchFailure("bench compare: --markdown", error)
+      }
+    }
+    let baselineRows = try loadResults(baseline, command: "compare")
+    let currentRows = try loadResults(current, command: "compare")
     let comparison = Comparison(
       baseline: baselineRows, current: currentRows,
       timeThreshold: ignoreTime ? .infinity : timeThreshold, significance: significance)
     let report = comparison.markdown(allowingSubset: allowSubset, verbose: verbose)
-    print(report, terminator: "")
-    if let markdown { try writeAtomically(report, to: markdown) }
+    printOutput(report, terminator: "")
+    if let markdown {
+      do {
+        try OutputFile.write(report, to: markdown)
+      } catch {
+        throw BenchFailure("bench compare", error)
+      }
+    }
     switch comparison.outcome(allowingSubset: allowSubset) {
     case .unchanged: return
-    case .regression: throw ExitCode(1)
-    case .improvementsOnly: throw ExitCode(4)
+    case .regression: throw ExitCode(ExitStatus.failed.rawValue)
+    case .improvementsOnly: throw ExitCode(ExitStatus.improvementsOnly.rawValue)
     case .unusable(let problems):
       for problem in problems.prefix(10) { printError("bench compare: \(problem)") }
-      throw ExitCode(2)
+      throw ExitCode(ExitStatus.badInput.rawValue)
     }
   }
+}
 
-  private func load(_ path: String) throws -> [ResultRow] {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      printError("bench compare: cannot read \(path)")
-      throw ExitCode(2)
-    }
-    do {
-      return try ResultsFile.rows(String(decoding: data, as: UTF8.self))
-    } catch {
-      printError("bench compare: \(path): \(error)")
-      throw ExitCode(2)
-    }
+/// The rows of the results CSV at `path`, or a failure (exit 2) that names it and says why.
+func loadResults(_ path: String, command: String) throws -> [ResultRow] {
+  do {
+    return try ResultsFile.load(path)
+  } catch {
+    throw BenchFailure(.badInput, "bench \(command): \(error)")
   }
 }

@@ -36,7 +36,7 @@ struct ListSolvers: ParsableCommand {
       ]
       let supports = capabilities.filter { strategy.capabilities.contains($0.0) }.map(\.1)
       let availability = strategy.unavailableReason.map { " — unavailable: \($0)" } ?? ""
-      print(
+      printOutput(
         "\(name)  \(strategy.summary) [\(supports.joined(separator: ", "))]\(availability)")
     }
   }

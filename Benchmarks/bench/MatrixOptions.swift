@@ -7,7 +7,10 @@ import Scenes
 /// What a run measures: the matrix (`--quick` or the default, narrowed by scene, size, solver,
 /// mode and phase) and how each cell repeats. Shared by `bench run` and `bench ab`.
 struct MatrixOptions: ParsableArguments {
-  @Option(help: "Scene kinds, comma-separated; KIND or KIND/VARIANT (see `bench scenes`).")
+  @Option(
+    help: """
+      Scenes, comma-separated: KIND (every variant of it) or KIND/VARIANT (see `bench scenes`).
+      """)
   var scenes: String?
   @Option(help: "View counts, comma-separated.")
   var sizes: String?
@@ -86,18 +89,25 @@ struct MatrixOptions: ParsableArguments {
   func configuration() throws -> BenchmarkConfiguration {
     var configuration = quick ? BenchmarkConfiguration.quick : BenchmarkConfiguration.standard
     let sceneNames = SceneKind.allCases.flatMap { kind in
-      [kind.rawValue] + kind.variants.dropFirst().map { "\(kind.rawValue)/\($0)" }
+      [kind.rawValue]
+        + (kind.variants.count > 1 ? kind.variants.map { "\(kind.rawValue)/\($0)" } : [])
     }
     if let scenes = try list(
       scenes, "scene", valid: sceneNames,
-      parse: { item -> (kind: SceneKind, variant: String)? in
+      parse: { item -> [(kind: SceneKind, variant: String)]? in
         let parts = item.split(separator: "/", maxSplits: 1).map(String.init)
         guard let kind = SceneKind(rawValue: parts[0]) else { return nil }
-        let variant = parts.count > 1 ? parts[1] : kind.variants[0]
-        return kind.variants.contains(variant) ? (kind, variant) : nil
+        // A kind alone means every variant of it, as `bench scenes` lists them.
+        guard parts.count > 1 else { return kind.variants.map { (kind, $0) } }
+        return kind.variants.contains(parts[1]) ? [(kind, parts[1])] : nil
       })
     {
-      configuration.scenes = scenes
+      var chosen: [(kind: SceneKind, variant: String)] = []
+      for scene in scenes.joined()
+      where !chosen.contains(where: { $0.kind == scene.kind && $0.variant == scene.variant }) {
+        chosen.append(scene)
+      }
+      configuration.scenes = chosen
     }
     if let sizes = try list(
       sizes, "size", valid: ["positive whole numbers"],

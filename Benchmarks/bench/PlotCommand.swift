@@ -8,7 +8,8 @@ extension Chart.Metric: ExpressibleByArgument {}
 struct Plot: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Draw log-log charts of a results CSV as SVG: one panel per scene, one line per "
-      + "solver and mode.")
+      + "solver and mode.",
+    discussion: ExitStatus.table)
 
   @Argument(help: "A results CSV (from bench run).")
   var results: String
@@ -20,23 +21,22 @@ struct Plot: ParsableCommand {
   var metric = Chart.Metric.time
 
   func run() throws {
-    guard let data = FileManager.default.contents(atPath: results) else {
-      printError("bench plot: cannot read \(results)")
-      throw ExitCode(2)
-    }
-    let rows: [ResultRow]
     do {
-      rows = try ResultsFile.rows(String(decoding: data, as: UTF8.self))
+      try OutputFile.prepare(output)
     } catch {
-      printError("bench plot: \(results): \(error)")
-      throw ExitCode(2)
+      throw BenchFailure("bench plot: --output", error)
     }
+    let rows = try loadResults(results, command: "plot")
     let chart = Chart(rows: rows, phase: phase, metric: metric)
     guard !chart.panels.isEmpty else {
-      printError("bench plot: no measured rows for phase '\(phase)' in \(results)")
-      throw ExitCode(2)
+      throw BenchFailure(
+        .badInput, "bench plot: no measured rows for phase '\(phase)' in \(results)")
     }
-    try writeAtomically(chart.svg, to: output)
+    do {
+      try OutputFile.write(chart.svg, to: output)
+    } catch {
+      throw BenchFailure("bench plot", error)
+    }
     printError("wrote \(output) (\(chart.panels.count) panels)")
   }
 }

@@ -14,23 +14,37 @@ struct Report: ParsableCommand {
       largest size sparse measured, the plots, the slopes, the median of every cell measured by \
       at least one solver, and the skipped cells with why. Further CSVs are merged in, beside \
       the first.
-      """)
+      """ + "\n\n" + ExitStatus.table)
 
   @Argument(help: "Results CSVs: a run, then any other runs' rows to show beside it.")
   var results: [String]
   @Option(help: "The previous baseline, to start the report with the comparison.")
   var baseline: String?
-  @Option(help: "The Markdown file to write.")
-  var output = "results/report.md"
-  @Option(help: "The folder for the plots (linked from the report by a relative path).")
-  var plots = "results/plots"
+  @Option(help: "The Markdown file to write (default: results/report.md in bench's package).")
+  var output: String?
+  @Option(
+    help: """
+      The folder for the plots, linked from the report by a relative path (default: \
+      results/plots in bench's package).
+      """)
+  var plots: String?
 
   func validate() throws {
     guard !results.isEmpty else { throw ValidationError("give at least one results CSV") }
   }
 
   func run() throws {
-    let runs = try results.map(load)
+    let output = output ?? packagePath("results/report.md")
+    let plots = plots ?? packagePath("results/plots")
+    // Every file is checked before any is written: a report that cannot be written leaves no
+    // plots behind.
+    do {
+      try OutputFile.prepare(output)
+      try OutputFile.checkFolder(plots)
+    } catch {
+      throw BenchFailure("bench report", error)
+    }
+    let runs = try results.map { try loadResults($0, command: "report") }
     let rows = runs.flatMap { $0 }
     let main = runs[0]
     var lines: [String] = ["# LayoutBench report", ""]
@@ -43,25 +57,18 @@ struct Report: ParsableCommand {
     }
     lines += try verdict(main)
     lines += headline(rows)
-    lines += try plotSection(rows)
-    lines += slopeSection(main)
-    lines += medianSection(rows)
-    lines += skippedSection(rows)
-    try writeAtomically(lines.joined(separator: "\n") + "\n", to: output)
-    printError("wrote \(output) and its plots in \(plots)/")
-  }
-
-  private func load(_ path: String) throws -> [ResultRow] {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      printError("bench report: cannot read \(path)")
-      throw ExitCode(2)
-    }
     do {
-      return try ResultsFile.rows(String(decoding: data, as: UTF8.self))
+      let (section, charts) = plotSection(rows, output: output, plots: plots)
+      lines += section
+      lines += slopeSection(main)
+      lines += medianSection(rows)
+      lines += skippedSection(rows)
+      for (path, svg) in charts { try OutputFile.write(svg, to: path) }
+      try OutputFile.write(lines.joined(separator: "\n") + "\n", to: output)
     } catch {
-      printError("bench report: \(path): \(error)")
-      throw ExitCode(2)
+      throw BenchFailure("bench report", error)
     }
+    printError("wrote \(output) and its plots in \(plots)/")
   }
 
   /// The comparison with the previous baseline, or a line saying there is none.
@@ -69,7 +76,7 @@ struct Report: ParsableCommand {
     guard let baseline else {
       return ["**Verdict:** no previous baseline given (`--baseline`).", ""]
     }
-    let previous = try load(baseline)
+    let previous = try loadResults(baseline, command: "report")
     let comparison = Comparison(baseline: previous, current: rows, timeThreshold: .infinity)
     let named = previous.first.map { "run `\($0.runID)` at commit `\($0.commit)`" } ?? baseline
     var lines = comparison.markdown(allowingSubset: true).split(
@@ -156,10 +163,13 @@ struct Report: ParsableCommand {
     return lines + [""]
   }
 
-  private func plotSection(_ rows: [ResultRow]) throws -> [String] {
-    try FileManager.default.createDirectory(atPath: plots, withIntermediateDirectories: true)
+  /// The report's plot section and the charts it links to (path, SVG), to be written.
+  private func plotSection(
+    _ rows: [ResultRow], output: String, plots: String
+  ) -> ([String], [(String, String)]) {
+    var written: [(String, String)] = []
     let relative = Self.relativePath(
-      from: (output as NSString).deletingLastPathComponent, to: plots)
+      from: OutputFile.folder(of: output), to: plots)
     var lines = ["## Plots", ""]
     let charts: [(String, Phase, Chart.Metric)] =
       Phase.allCases.map { ($0.rawValue, $0, .time) }
@@ -167,10 +177,10 @@ struct Report: ParsableCommand {
     for (name, phase, metric) in charts {
       let chart = Chart(rows: rows, phase: phase, metric: metric)
       guard !chart.panels.isEmpty else { continue }
-      try writeAtomically(chart.svg, to: "\(plots)/\(name).svg")
+      written.append(("\(plots)/\(name).svg", chart.svg))
       lines += ["![\(name)](\(relative)/\(name).svg)", ""]
     }
-    return lines
+    return (lines, written)
   }
 
   private func slopeSection(_ rows: [ResultRow]) -> [String] {

@@ -3,72 +3,53 @@ import Foundation
 import Harness
 import Scenes
 
-/// Appends rows to `<path>.partial` as they come (each row one write, so the file always ends on
-/// a whole row) and renames it to `path` when the run completes.
-final class ResultsWriter: @unchecked Sendable {
-  let path: String
-  let partial: String
-  let descriptor: Int32
+/// The results file of a run: rows appended to `PATH.partial` as they are measured (each a
+/// whole line, checked), renamed to `PATH` when the run completes. An interrupt keeps the
+/// `.partial` file and says where it is (``Interrupts``).
+final class ResultsWriter {
+  let file: PartialFile
+  /// Rows written so far.
+  private(set) var count = 0
 
-  init(path: String) throws {
-    self.path = path
-    partial = path + ".partial"
-    let directory = (path as NSString).deletingLastPathComponent
-    if !directory.isEmpty {
-      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    }
-    descriptor = open(partial, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    guard descriptor >= 0 else {
-      throw ValidationError("cannot write \(partial): \(String(cString: strerror(errno)))")
-    }
-    write(CSV.line(ResultRow.columns))
+  /// Checks the path, creates `PATH.partial` with the header, and makes it the file an
+  /// interrupt keeps (saying where, unless a parent process will).
+  init(path: String, saysWhereOnInterrupt: Bool = true) throws(OutputFileError) {
+    file = try PartialFile(path: path)
+    try file.append(CSV.line(ResultRow.columns))
+    Interrupts.keep(file, sayingWhere: saysWhereOnInterrupt)
   }
 
-  private func write(_ text: String) {
-    var text = text
-    text.withUTF8 { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = Foundation.write(
-          descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if written <= 0 { return }
-        offset += written
-      }
-    }
+  var path: String { file.path }
+  var partialPath: String { file.partialPath }
+
+  func append(_ row: ResultRow) throws(OutputFileError) {
+    try file.append(CSV.line(row.fields))
+    count += 1
   }
 
-  func append(_ row: ResultRow) { write(CSV.line(row.fields)) }
+  func append(_ rows: [ResultRow]) throws(OutputFileError) {
+    guard !rows.isEmpty else { return }
+    try file.append(rows.map { CSV.line($0.fields) }.joined())
+    count += rows.count
+  }
 
   /// Replaces what was written with `rows` (a run of several rounds, pooled at the end).
-  func rewrite(_ rows: [ResultRow]) {
-    ftruncate(descriptor, 0)
-    lseek(descriptor, 0, SEEK_SET)
-    write(ResultsFile.text(rows))
+  func rewrite(_ rows: [ResultRow]) throws(OutputFileError) {
+    try file.replaceContents(with: ResultsFile.text(rows))
+    count = rows.count
   }
 
-  /// Closes the file and moves it into place.
-  func commit() throws {
-    fsync(descriptor)
-    close(descriptor)
-    guard rename(partial, path) == 0 else {
-      throw ValidationError(
-        "cannot rename \(partial) to \(path): \(String(cString: strerror(errno)))")
-    }
+  /// Moves the complete file into place.
+  func commit() throws(OutputFileError) {
+    try file.commit()
+    Interrupts.release()
   }
 
-  nonisolated(unsafe) static var interrupted: ResultsWriter?
-
-  /// On Ctrl-C, keeps the rows written so far in the `.partial` file and says so.
-  static func installInterruptHandler(_ writer: ResultsWriter) {
-    interrupted = writer
-    signal(SIGINT) { _ in
-      if let writer = ResultsWriter.interrupted {
-        fsync(writer.descriptor)
-        let message = "\ninterrupted: the rows measured so far are in \(writer.partial)\n"
-        message.withCString { _ = Foundation.write(2, $0, strlen($0)) }
-      }
-      _exit(130)
-    }
+  /// The failure for `error` while writing: the rows written before it stay in `.partial`.
+  func failure(_ error: OutputFileError) -> BenchFailure {
+    BenchFailure(
+      .ioFailure,
+      "bench run: \(error); the \(count) rows measured before it are in \(partialPath)")
   }
 }
 

@@ -35,7 +35,7 @@ struct Run: ParsableCommand {
       50 (valgrind's slowdown); the dump files stay in .build/callgrind/RUN-ID/ for \
       callgrind_annotate. Needs valgrind (apt-get install -y \
       valgrind) installed when bench is built and run.
-      """)
+      """ + "\n\n" + ExitStatus.table)
 
   @OptionGroup var matrix: MatrixOptions
   @Option(
@@ -87,9 +87,15 @@ struct Run: ParsableCommand {
       configuration.rounds = 1
     }
     let output = output ?? defaultOutput()
-    if callgrindRows == nil, let problem = outputPathProblem(output) {
-      printError("bench run: --output \(output): \(problem)")
-      throw ExitCode(64)
+    if callgrindRows == nil && roundOf == nil {
+      // Every file the run will write is checked before anything is measured.
+      do {
+        try OutputFile.prepare(output)
+        try OutputFile.prepare(ScalingTable.path(forResults: output))
+        try OutputFile.checkFolder(Self.plotsDirectory(forResults: output))
+      } catch {
+        throw BenchFailure("bench run: --output", error)
+      }
     }
     // The process under valgrind gets no context of its own: reading the commit starts `git` in
     // child processes, and the threads that watch them allocate while the main thread does, in
@@ -126,10 +132,15 @@ struct Run: ParsableCommand {
     }
     if roundOf != nil { return }
     let slopes = ScalingTable(rows)
-    try writeAtomically(slopes.csv, to: ScalingTable.path(forResults: output))
-    let plots = try writePlots(rows, output: output)
+    let plots: [String]
+    do {
+      try OutputFile.write(slopes.csv, to: ScalingTable.path(forResults: output))
+      plots = try writePlots(rows, output: output)
+    } catch {
+      throw BenchFailure("bench run", error)
+    }
     switch format {
-    case .csv: print(ResultsFile.text(rows), terminator: "")
+    case .csv: printOutput(ResultsFile.text(rows), terminator: "")
     case .json:
       let document = ResultsDocument(
         context: ResultsDocument.Context(
@@ -137,10 +148,10 @@ struct Run: ParsableCommand {
           machine: context.machine, toolchain: ResultsDocument.toolchain,
           jemalloc: AllocatorStatistics.version, options: ResultsDocument.Options(configuration)),
         rows: rows, slopes: slopes.documentSlopes)
-      print(try document.jsonText())
+      printOutput(try document.jsonText())
     case .markdown:
-      print(markdownTable(rows))
-      print(slopes.markdown)
+      printOutput(markdownTable(rows))
+      printOutput(slopes.markdown)
     }
     printError(
       "wrote \(output) (\(rows.count) rows), \(ScalingTable.path(forResults: output)) and "
@@ -151,10 +162,8 @@ struct Run: ParsableCommand {
   /// for `--quick`): "; about 9 min by the medians of results/baseline.csv", with the groups it
   /// does not know; "" without the file.
   private func estimate(_ configuration: BenchmarkConfiguration) -> String {
-    let path = matrix.quick ? "results/baseline-quick.csv" : "results/baseline.csv"
-    guard let data = FileManager.default.contents(atPath: path),
-      let rows = try? ResultsFile.rows(String(decoding: data, as: UTF8.self))
-    else { return "" }
+    let path = packagePath(matrix.quick ? "results/baseline-quick.csv" : "results/baseline.csv")
+    guard let rows = try? ResultsFile.load(path) else { return "" }
     let (seconds, missing) = configuration.estimatedDuration(from: rows)
     guard missing < configuration.groupCount else { return "" }
     let minutes = Int((seconds / 60).rounded())
@@ -164,16 +173,17 @@ struct Run: ParsableCommand {
   }
 
   /// Where a run writes its CSV without `--output`: results/latest.csv for the default
-  /// matrix, results/latest-quick.csv for `--quick`, a file named by the time otherwise.
+  /// matrix, results/latest-quick.csv for `--quick`, a file named by the time otherwise; in
+  /// the package bench was built in (``packagePath(_:)``).
   private func defaultOutput() -> String {
     if matrix.isAdHoc {
       let formatter = DateFormatter()
       formatter.locale = Locale(identifier: "en_US_POSIX")
       formatter.timeZone = TimeZone(identifier: "UTC")
       formatter.dateFormat = "yyyyMMdd-HHmmss"
-      return "results/run-\(formatter.string(from: Date())).csv"
+      return packagePath("results/run-\(formatter.string(from: Date())).csv")
     }
-    return matrix.quick ? "results/latest-quick.csv" : "results/latest.csv"
+    return packagePath(matrix.quick ? "results/latest-quick.csv" : "results/latest.csv")
   }
 
   /// The folder beside a results file that holds its plots: `results/latest-plots`.
@@ -183,29 +193,35 @@ struct Run: ParsableCommand {
 
   /// One log-log chart of median time per phase with measured rows (as `bench plot` draws
   /// them), in ``plotsDirectory(forResults:)``; returns the files written.
-  private func writePlots(_ rows: [ResultRow], output: String) throws -> [String] {
+  private func writePlots(
+    _ rows: [ResultRow], output: String
+  ) throws(OutputFileError) -> [String] {
     let directory = Self.plotsDirectory(forResults: output)
     var written: [String] = []
     for phase in Phase.allCases {
       let chart = Chart(rows: rows, phase: phase, metric: .time)
       guard !chart.panels.isEmpty else { continue }
-      if written.isEmpty {
-        try FileManager.default.createDirectory(
-          atPath: directory, withIntermediateDirectories: true)
-      }
       let path = "\(directory)/\(phase.rawValue).svg"
-      try writeAtomically(chart.svg, to: path)
+      try OutputFile.write(chart.svg, to: path)
       written.append(path)
     }
     return written
   }
 
-  /// Runs the matrix in this process, writing rows to `output` as they come.
+  /// Runs the matrix, writing rows to `output` as they come: in this process, or one process
+  /// a round. On an interrupt, the rows measured so far (a round's too) stay in
+  /// `output.partial`, and nothing else is left.
   private func measure(
     _ configuration: BenchmarkConfiguration, _ context: RunContext, output: String
   ) throws -> [ResultRow] {
-    let writer = try ResultsWriter(path: output)
-    ResultsWriter.installInterruptHandler(writer)
+    let writer: ResultsWriter
+    do {
+      // A round's process leaves saying where the rows are to the run that started it.
+      writer = try ResultsWriter(
+        path: output, saysWhereOnInterrupt: roundOf == nil && callgrindRows == nil)
+    } catch {
+      throw BenchFailure("bench run: --output", error)
+    }
     // The groups in the order the runner takes them, every round.
     var groupSizes: [Int] = []
     for _ in configuration.scenes {
@@ -225,41 +241,48 @@ struct Run: ParsableCommand {
           + ", writing \(output)" + estimate(configuration))
     }
     var rounds: [[ResultRow]] = []
-    if configuration.rounds > 1 {
-      // Each round in a process of its own: a process's memory layout moves a small cell's
-      // time by several percent for the whole process, so rounds in one process agree more
-      // than two runs do, and the time gate's test of the rounds' disagreement would miss it.
-      for round in 1...configuration.rounds {
-        let path = output + ".round\(round).csv"
-        try runRound(path, "\(round)/\(configuration.rounds)")
-        let data = FileManager.default.contents(atPath: path) ?? Data()
-        let rows = try ResultsFile.rows(String(decoding: data, as: UTF8.self))
-        try? FileManager.default.removeItem(atPath: path)
-        rows.forEach(writer.append)
+    do {
+      if configuration.rounds > 1 {
+        // Each round in a process of its own: a process's memory layout moves a small cell's
+        // time by several percent for the whole process, so rounds in one process agree more
+        // than two runs do, and the time gate's test of the rounds' disagreement would miss it.
+        for round in 1...configuration.rounds {
+          let rows = try runRound(
+            output + ".round\(round).csv", "\(round)/\(configuration.rounds)", into: writer)
+          rounds.append(rows)
+        }
+      } else {
+        let progress = ProgressReporter(quiet: quiet, groupSizes: groupSizes)
+        let prefix = roundOf.map { "round \($0): " } ?? ""
+        var rows: [ResultRow] = []
+        try BenchmarkRunner(configuration: configuration, context: context).run(
+          emit: { (row: ResultRow) throws(OutputFileError) in
+            rows.append(row)
+            try writer.append(row)
+          },
+          progress: { index, total, what in progress.report(index, total, prefix + what) })
+        progress.finish()
         rounds.append(rows)
       }
-    } else {
-      let progress = ProgressReporter(quiet: quiet, groupSizes: groupSizes)
-      let prefix = roundOf.map { "round \($0): " } ?? ""
-      var rows: [ResultRow] = []
-      BenchmarkRunner(configuration: configuration, context: context).run(
-        emit: { row in
-          rows.append(row)
-          writer.append(row)
-        },
-        progress: { index, total, what in progress.report(index, total, prefix + what) })
-      progress.finish()
-      rounds.append(rows)
+      let rows = rounds.count == 1 ? rounds[0] : ResultRow.pooling(rounds: rounds)
+      if rounds.count > 1 { try writer.rewrite(rows) }
+      try writer.commit()
+      return rows
+    } catch let error as OutputFileError {
+      throw writer.failure(error)
+    } catch let interruption as Interruption {
+      throw interruption.failure(
+        "the \(writer.count) rows measured so far are in \(writer.partialPath)")
     }
-    let rows = rounds.count == 1 ? rounds[0] : ResultRow.pooling(rounds: rounds)
-    if rounds.count > 1 { writer.rewrite(rows) }
-    try writer.commit()
-    return rows
   }
 
   /// Runs one round of this run's matrix in a new process of this executable, its rows to
-  /// `path`; progress goes to this process's standard error, labelled with `label`.
-  private func runRound(_ path: String, _ label: String) throws {
+  /// `path` and then to `writer`; progress goes to this process's standard error, labelled
+  /// with `label`. The round's file is removed, also when the round is interrupted, whose rows
+  /// measured so far go to `writer` too.
+  private func runRound(
+    _ path: String, _ label: String, into writer: ResultsWriter
+  ) throws -> [ResultRow] {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
     process.arguments =
@@ -267,12 +290,41 @@ struct Run: ParsableCommand {
         "--rounds", "1", "--output", path, "--format", "markdown", "--round-of", label,
       ]
     process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-      printError("bench run: round \(label) exited \(process.terminationStatus)")
-      throw ExitCode(process.terminationStatus)
+    defer {
+      unlink(path)
+      unlink(path + ".partial")
     }
+    do {
+      try Interrupts.run(process)
+    } catch let interruption as Interruption {
+      // The round keeps what it measured in its .partial file, whole rows only.
+      if let data = FileManager.default.contents(atPath: path + ".partial"),
+        let rows = try? ResultsFile.rows(String(decoding: data, as: UTF8.self))
+      {
+        try writer.append(rows)
+      }
+      throw interruption
+    }
+    guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+      // The round said why on standard error; an I/O failure there is one here.
+      let exited = process.terminationReason == .exit
+      throw BenchFailure(
+        exited
+          ? ExitStatus(rawValue: process.terminationStatus) ?? .internalFailure
+          : .internalFailure,
+        "bench run: round \(label) "
+          + (exited
+            ? "exited \(process.terminationStatus)"
+            : "was ended by signal \(process.terminationStatus)"))
+    }
+    let rows: [ResultRow]
+    do {
+      rows = try ResultsFile.load(path)
+    } catch {
+      throw BenchFailure(.internalFailure, "bench run: round \(label): \(error)")
+    }
+    try writer.append(rows)
+    return rows
   }
 }
 

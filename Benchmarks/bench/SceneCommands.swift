@@ -2,6 +2,7 @@ import ArgumentParser
 import AutoLayout
 import Cassowary
 import Foundation
+import Harness
 import Scenes
 
 extension SceneKind: ExpressibleByArgument {}
@@ -16,7 +17,7 @@ struct ListScenes: ParsableCommand {
       let name = kind.rawValue.padding(toLength: width, withPad: " ", startingAt: 0)
       let variants =
         kind.variants.count > 1 ? " [variants: \(kind.variants.joined(separator: ", "))]" : ""
-      print("\(name)  \(kind.summary)\(variants)")
+      printOutput("\(name)  \(kind.summary)\(variants)")
     }
   }
 }
@@ -24,7 +25,8 @@ struct ListScenes: ParsableCommand {
 /// `bench export KIND --views N`: a scene as a `.constraints` file.
 struct Export: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Write a scene as a .constraints file (to standard output unless --output).")
+    abstract: "Write a scene as a .constraints file (to standard output unless --output).",
+    discussion: ExitStatus.table)
 
   @Argument(help: "The scene kind (see `bench scenes`).")
   var kind: SceneKind
@@ -38,6 +40,14 @@ struct Export: ParsableCommand {
   var output: String?
 
   func run() throws {
+    if let output {
+      // Before the scene is built: a path that cannot take the file fails at once.
+      do {
+        try OutputFile.prepare(output)
+      } catch {
+        throw BenchFailure("bench export: --output", error)
+      }
+    }
     let scene: Scene
     do {
       scene = try Scene(kind, views: views, seed: seed, variant: variant)
@@ -46,9 +56,13 @@ struct Export: ParsableCommand {
     }
     let text = scene.exportFile().text(header: scene.exportHeader)
     if let output {
-      try writeAtomically(text, to: output)
+      do {
+        try OutputFile.write(text, to: output)
+      } catch {
+        throw BenchFailure("bench export", error)
+      }
     } else {
-      FileHandle.standardOutput.write(Data(text.utf8))
+      printOutput(text, terminator: "")
     }
   }
 }
@@ -61,7 +75,7 @@ struct Solve: ParsableCommand {
       Exit status: 0 solved, 1 unsatisfiable, 2 malformed input, 3 refused for a resource \
       limit (the dense solver's memory budget) or, with --by-blocks, required equalities \
       whose coefficients are dependent.
-      """)
+      """ + "\n\n" + ExitStatus.table)
 
   @Argument(help: "The file; - or /dev/stdin for standard input.")
   var file: String
@@ -82,22 +96,19 @@ struct Solve: ParsableCommand {
 
   func run() throws {
     try requireAvailable([solver], command: "solve")
-    let data: Data
-    if file == "-" || file == "/dev/stdin" {
-      data = FileHandle.standardInput.readDataToEndOfFile()
-    } else {
-      guard let contents = FileManager.default.contents(atPath: file) else {
-        printError("\(file): error: cannot read the file")
-        throw ExitCode(2)
-      }
-      data = contents
+    // Standard input and any readable file (a pipe, /dev/null) are read the same way, so the
+    // same text gives the same answer whichever way it comes.
+    let text: String
+    do {
+      text = try InputFile.read(file == "-" ? "/dev/stdin" : file)
+    } catch {
+      throw BenchFailure(.badInput, "\(file): error: \(error)")
     }
-    let text = String(decoding: data, as: UTF8.self)
     let result =
       byBlocks
       ? ConstraintFile.solveByBlocks(text: text, file: file)
       : ConstraintFile.solve(text: text, file: file, solver: solver)
-    FileHandle.standardOutput.write(Data(result.output.utf8))
+    printOutput(result.output, terminator: "")
     if !result.error.isEmpty { printError(result.error) }
     if result.status != 0 { throw ExitCode(result.status) }
   }
@@ -105,16 +116,31 @@ struct Solve: ParsableCommand {
 
 /// Writes a line to standard error.
 func printError(_ line: String) {
-  FileHandle.standardError.write(Data((line + "\n").utf8))
+  let text = line + "\n"
+  _ = text.withCString { write(2, $0, strlen($0)) }
 }
 
-/// Writes `text` to `path` through a `.partial` file renamed into place, so the file is never
-/// left half-written.
-func writeAtomically(_ text: String, to path: String) throws {
-  let partial = path + ".partial"
-  try Data(text.utf8).write(to: URL(fileURLWithPath: partial))
-  guard rename(partial, path) == 0 else {
-    throw ValidationError(
-      "cannot rename \(partial) to \(path): \(String(cString: strerror(errno)))")
+/// Writes `text` and `terminator` to standard output, unbuffered; the first failure is kept
+/// for `Bench.main`, which exits 74 with it (a full or closed standard output is an I/O failure,
+/// not silence).
+func printOutput(_ text: String, terminator: String = "\n") {
+  guard StandardOutput.failure == nil else { return }
+  let bytes = Array((text + terminator).utf8)
+  var offset = 0
+  while offset < bytes.count {
+    let written = bytes.withUnsafeBufferPointer {
+      write(1, $0.baseAddress! + offset, $0.count - offset)
+    }
+    if written < 0 && errno == EINTR { continue }
+    guard written > 0 else {
+      StandardOutput.failure = written < 0 ? errno : EIO
+      return
+    }
+    offset += written
   }
+}
+
+/// The first error writing standard output, if any.
+enum StandardOutput {
+  nonisolated(unsafe) static var failure: Int32?
 }

@@ -52,7 +52,7 @@ struct SolverProbe: ParsableCommand {
   }
 
   func run() throws {
-    print(
+    printOutput(
       "kind   views solver  constraints build_ms build_faults  suggest_us  constant_us  alloc_B/op "
         + "retained_MB  teardown_ms  after_teardown_B  cells/row  max_cells")
     let budget = memoryBudget << 20
@@ -73,7 +73,7 @@ struct SolverProbe: ParsableCommand {
             var dense = DenseSolver(memoryBudget: budget)
             (line, retained[solver, default: []]) = measure(system, &dense, retained[solver])
           }
-          print(
+          printOutput(
             "\(kind.rawValue.padding(6)) \(String(system.views).padding(5, left: true)) "
               + "\(String(solver).padding(7)) \(line)")
         }
@@ -114,7 +114,7 @@ struct SolverProbe: ParsableCommand {
     let clock = ContinuousClock()
     let faultsBefore = minorPageFaults()
     let build = clock.measure {
-      do { try system.install(in: &solver) } catch { print("  skipped: \(error)") }
+      do { try system.install(in: &solver) } catch { printOutput("  skipped: \(error)") }
     }
     let buildFaults = minorPageFaults() - faultsBefore
     guard solver.statistics.constraints == system.constraints.count else {
@@ -124,7 +124,7 @@ struct SolverProbe: ParsableCommand {
     let retained = lifetime.stop().netBytes
     let statistics = solver.statistics
     if verbose {
-      print(
+      printOutput(
         "  tableau \(statistics.tableauBytes) B, bookkeeping \(statistics.bookkeepingBytes) B, "
           + "cells \(statistics.cells), rows \(statistics.rows), pivots \(statistics.pivots)")
     }

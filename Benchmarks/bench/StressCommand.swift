@@ -20,13 +20,19 @@ struct Stress: ParsableCommand {
       jemalloc's stats.allocated is sampled for the memory drift. Exit status: 0 every check \
       held, 1 a check failed (the message gives the seed, the step, the operation and the \
       command that reproduces it), 64 bad arguments.
-      """)
+      """ + "\n\n" + ExitStatus.table)
 
   @Option(help: "The scene: KIND or KIND/VARIANT (see `bench scenes`).")
   var scene = "form"
   @Option(help: "How many views.")
   var views = 100
-  @Option(help: "The solver under test: sparse or dense (the strategies with exact semantics).")
+  @Option(
+    help: ArgumentHelp(
+      "The solver under test: a strategy with Auto Layout's exact semantics ("
+        + SolverStrategy.exact.map(\.name).joined(separator: ", ") + ").",
+      valueName: "solver"),
+    completion: .list(SolverStrategy.exact.map(\.name)),
+    transform: exactStrategy)
   var solver: SolverStrategy = .sparse
   @Option(help: "The seed of the scene and of the operations.")
   var seed: UInt64 = 1
@@ -73,10 +79,15 @@ struct Stress: ParsableCommand {
     let runner = StressRunner(configuration: configuration)
     var traceFile: UnsafeMutablePointer<FILE>?
     if let trace {
+      do {
+        try OutputFile.prepare(trace)
+      } catch {
+        throw BenchFailure("bench stress: --trace", error)
+      }
       guard let file = fopen(trace, "w") else {
-        printError(
-          "bench stress: cannot write the trace to '\(trace)': \(String(cString: strerror(errno)))")
-        throw ExitCode(64)
+        throw BenchFailure(
+          .ioFailure,
+          "bench stress: --trace: \(trace): cannot write: \(String(cString: strerror(errno)))")
       }
       traceFile = file
     }
@@ -112,7 +123,7 @@ struct Stress: ParsableCommand {
       printError("bench stress: \(error.description)")
       throw ExitCode(64)
     }
-    print(report.summary)
+    printOutput(report.summary)
     if let violation = report.violation {
       printError("bench stress: \(violation)")
       throw ExitCode(1)
@@ -129,12 +140,6 @@ struct Stress: ParsableCommand {
     else {
       throw UsageError(
         message: "unknown scene '\(scene)'; valid: \(names.joined(separator: ", "))")
-    }
-    guard SolverStrategy.exact.contains(solver) else {
-      throw UsageError(
-        message: "bench stress checks Auto Layout's exact semantics; solver '\(solver)' "
-          + "is not one of "
-          + SolverStrategy.exact.map(\.name).joined(separator: ", "))
     }
     guard views >= 1 else { throw UsageError(message: "--views must be at least 1") }
     if let operations, operations < 1 {
@@ -159,6 +164,21 @@ struct Stress: ParsableCommand {
     }
     return configuration
   }
+}
+
+/// The strategy `name` names, if it has Auto Layout's exact semantics (what `bench stress`
+/// checks); the error lists only those.
+func exactStrategy(_ name: String) throws -> SolverStrategy {
+  let exact = SolverStrategy.exact.map(\.name).joined(separator: ", ")
+  guard let strategy = SolverStrategy.named(name) else {
+    throw ValidationError("unknown solver '\(name)'; the exact strategies are \(exact)")
+  }
+  guard SolverStrategy.exact.contains(strategy) else {
+    throw ValidationError(
+      "solver '\(name)' is not an exact strategy (bench stress checks Auto Layout's exact "
+        + "semantics); the exact strategies are \(exact)")
+  }
+  return strategy
 }
 
 /// A message written to standard error if the process crashes (a precondition in the engine or

@@ -1,5 +1,6 @@
 import AutoLayout
 import Cassowary
+import Foundation
 import Scenes
 
 /// One cell of a benchmark run: a scene at a size, a solver, a mode and a phase, with its
@@ -235,8 +236,29 @@ public enum ResultsFile {
     CSV.line(ResultRow.columns) + rows.map { CSV.line($0.fields) }.joined()
   }
 
-  /// The rows of a results file's text; throws on another schema or a malformed row.
+  /// The rows of the results file at `path`; the error names the path and says in words why
+  /// the file cannot be read or is not a results file.
+  ///
+  /// - Complexity: O(file size).
+  public static func load(_ path: String) throws(ResultsFileError) -> [ResultRow] {
+    let text: String
+    do throws(InputFileError) {
+      text = try InputFile.read(path)
+    } catch {
+      throw ResultsFileError("\(path): \(error)")
+    }
+    do throws(ResultsFileError) {
+      return try rows(text)
+    } catch {
+      throw ResultsFileError("\(path): \(error)")
+    }
+  }
+
+  /// The rows of a results file's text; throws on another schema or a malformed row. A byte
+  /// order mark at the start (as spreadsheet programs write) is skipped.
   public static func rows(_ text: String) throws(ResultsFileError) -> [ResultRow] {
+    let text =
+      text.unicodeScalars.first == "\u{FEFF}" ? String(text.unicodeScalars.dropFirst()) : text
     let records: [[String]]
     do throws(CSVError) {
       records = try CSV.records(text)
