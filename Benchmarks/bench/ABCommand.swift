@@ -112,6 +112,8 @@ struct AB: ParsableCommand {
     } catch {
       throw BenchFailure("bench ab: --output-directory", error)
     }
+    // The rounds' files are scratch, whichever way the command ends.
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
     var groups: [[String]] = []
     var groupIndex: [String: Int] = [:]
     for (kind, variant) in configuration.scenes {

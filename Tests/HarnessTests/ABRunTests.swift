@@ -106,7 +106,10 @@ struct ABRunTests {
       let process = Process()
       process.executableURL = bench
       process.currentDirectoryURL = directory
-      process.arguments = ["ab", "/bin/false", bench.path, "--scenes", "flat", "--sizes", "20"]
+      process.arguments = [
+        "ab", "/bin/false", bench.path, "--scenes", "flat", "--sizes", "20", "--output-directory",
+        "ab",
+      ]
       process.standardOutput = FileHandle.nullDevice
       process.standardError = FileHandle.nullDevice
       try process.run()
