@@ -262,7 +262,7 @@ struct AB: ParsableCommand {
       try? FileManager.default.removeItem(atPath: scratch)
       throw interruption.failure(
         "the rounds measured so far are in \(directory)/baseline.csv.partial and "
-          + "current.csv.partial")
+          + "\(directory)/current.csv.partial")
     } catch let error as OutputFileError {
       try? FileManager.default.removeItem(atPath: scratch)
       throw BenchFailure("bench ab", error)
