@@ -12,16 +12,40 @@ public struct Chart: Sendable {
     /// The peak net allocation in one repetition.
     case peak
 
-    /// The axis's figure for a value of this metric: `1 ms`, `10 kB`.
+    /// The axis's figure for a value of this metric: `1 ms`, `10 KiB`. Bytes are in binary
+    /// units (KiB, MiB, GiB), as the tables give them; times in ns, µs, ms and s.
     public func label(_ value: Double) -> String {
       let units: [(Double, String)] =
         self == .time
         ? [(1e9, "s"), (1e6, "ms"), (1e3, "µs"), (1, "ns")]
-        : [(1e9, "GB"), (1e6, "MB"), (1e3, "kB"), (1, "B")]
+        : [
+          (0x1p60, "EiB"), (0x1p50, "PiB"), (0x1p40, "TiB"), (0x1p30, "GiB"), (0x1p20, "MiB"),
+          (0x1p10, "KiB"), (1, "B"),
+        ]
       for (scale, unit) in units where value >= scale || scale == 1 {
-        return "\(Chart.number(value / scale)) \(unit)"
+        let figure = value / scale
+        let text =
+          figure == figure.rounded() ? String(Int(figure)) : String(format: "%.3g", figure)
+        return "\(text) \(unit)"
       }
       return Chart.number(value)
+    }
+
+    /// The values an axis of this metric marks to span `low...high` (both above zero), at least
+    /// two: from the largest mark at or below `low` to the smallest at or above `high`. Times
+    /// are marked at decades of nanoseconds; bytes at 1, 10 and 100 of each binary unit
+    /// (1024^k × {1, 10, 100}), so that every mark reads as a whole number of its unit.
+    ///
+    /// - Complexity: O(marks).
+    func ticks(_ low: Double, _ high: Double) -> [Double] {
+      if self == .time {
+        let (from, to) = Chart.decades([low, high])
+        return stride(from: from, through: to, by: 1).map { pow(10, $0) }
+      }
+      let marks = (0...6).flatMap { power in [1.0, 10, 100].map { $0 * pow(1024, Double(power)) } }
+      let from = marks.lastIndex { $0 <= low } ?? 0
+      let to = max(marks.firstIndex { $0 >= high } ?? marks.count - 1, from + 1)
+      return Array(marks[from...to])
     }
 
     var title: String {
@@ -185,7 +209,9 @@ public struct Chart: Sendable {
     let points = panel.series.flatMap(\.points)
     let sizes = points.map(\.x) + panel.series.flatMap { $0.skipped.map(\.x) }
     let (minX, maxX) = Self.decades(sizes)
-    let (minY, maxY) = Self.decades(points.map(\.y))
+    let values = points.map(\.y)
+    let yTicks = metric.ticks(values.min()!, values.max()!)
+    let (minY, maxY) = (log10(yTicks.first!), log10(yTicks.last!))
     func px(_ value: Double) -> Double {
       left + (log10(value) - minX) / (maxX - minX) * (right - left)
     }
@@ -207,14 +233,14 @@ public struct Chart: Sendable {
         "<text x=\"\(position)\" y=\"\(bottom + 14)\" text-anchor=\"middle\">"
         + "\(Self.number(pow(10, decade)))</text>\n"
     }
-    for decade in stride(from: minY, through: maxY, by: 1) {
-      let position = py(pow(10, decade))
+    for tick in yTicks {
+      let position = py(tick)
       out +=
         "<line x1=\"\(left)\" y1=\"\(position)\" x2=\"\(right)\" y2=\"\(position)\" "
         + "stroke=\"#eee\"/>"
       out +=
         "<text x=\"\(left - 4)\" y=\"\(position + 4)\" text-anchor=\"end\">"
-        + "\(metric.label(pow(10, decade)))</text>\n"
+        + "\(metric.label(tick))</text>\n"
     }
     out +=
       "<text x=\"\((left + right) / 2)\" y=\"\(bottom + 28)\" text-anchor=\"middle\">views</text>\n"

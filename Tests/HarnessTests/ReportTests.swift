@@ -283,13 +283,25 @@ struct ChartTests {
       row(10000, .sparse, bytes: 15_000_000),
     ]
     let bytes = texts(Chart(rows: rows, phase: .firstSolve, metric: .allocated).svg)
-    for label in ["1 kB", "10 kB", "100 kB", "1 MB", "10 MB", "100 MB", "100", "1k", "10k"] {
+    // 1,500 B to 15,000,000 B: from 1 KiB (at or below the least) to 100 MiB (at or above the
+    // most), in binary units.
+    for label in ["1 KiB", "10 KiB", "100 KiB", "1 MiB", "10 MiB", "100 MiB", "100", "1k", "10k"] {
       #expect(bytes.contains(label), "\(label)")
     }
+    #expect(!bytes.contains { $0.contains("kB") || $0.contains("MB") || $0.contains("1000") })
     #expect(!bytes.contains { $0.contains("e-") || $0.contains("e+") })
     // Medians of 100 µs to 10 ms.
     let times = texts(Chart(rows: rows, phase: .firstSolve, metric: .time).svg)
     for label in ["100 µs", "1 ms", "10 ms"] { #expect(times.contains(label), "\(label)") }
+  }
+
+  @Test func bytesReadInBinaryUnits() {
+    let bytes = Chart.Metric.allocated
+    #expect(bytes.label(1_048_576) == "1 MiB")
+    #expect(bytes.label(1024) == "1 KiB" && bytes.label(10 * 1024) == "10 KiB")
+    #expect(bytes.label(1536) == "1.5 KiB" && bytes.label(512) == "512 B")
+    #expect(bytes.label(100 * 1_073_741_824) == "100 GiB" && bytes.label(0) == "0 B")
+    #expect(Chart.Metric.time.label(1_000_000) == "1 ms")
   }
 
   @Test func aSeriesLooksTheSameInEveryChartAndSkipsAreMarked() {
