@@ -304,6 +304,21 @@ struct ChartTests {
     #expect(Chart.Metric.time.label(1_000_000) == "1 ms")
   }
 
+  @Test func aSeriesOfZerosIsDrawnInItsOwnBand() {
+    let rows = [
+      row(100, .sparse, bytes: 0), row(1000, .sparse, bytes: 0),
+      row(100, .dense, bytes: 2_000), row(1000, .dense, bytes: 20_000),
+    ]
+    let chart = Chart(rows: rows, phase: .firstSolve, metric: .allocated)
+    #expect(chart.panels.first?.series.map(\.name) == ["sparse incremental", "dense incremental"])
+    let svg = chart.svg
+    #expect(texts(svg).contains("0 B"))
+    #expect(svg.contains("stroke=\"\(Chart.style(of: "sparse incremental").color)\""))
+    // A panel of zeros alone is drawn too.
+    let zeros = Chart(rows: Array(rows.prefix(2)), phase: .firstSolve, metric: .allocated)
+    #expect(zeros.panels.count == 1 && zeros.svg.contains(">0 B</text>"))
+  }
+
   @Test func aSeriesLooksTheSameInEveryChartAndSkipsAreMarked() {
     let sparse = Chart.style(of: "sparse incremental")
     let dense = Chart.style(of: "dense incremental")
