@@ -70,6 +70,14 @@ struct AB: ParsableCommand {
       callgrind moved the same way; needs valgrind) or none (time alone).
       """)
   var corroborate = TimeCorroboration.instructions
+  @Option(
+    name: .customLong("slope-tolerance"),
+    help: ArgumentHelp(
+      "The complexity gate: a series' log-log slope of median time (both builds measured in "
+        + "this run) may exceed the baseline build's by this much; backed by the slope of "
+        + "instructions under --corroborate instructions; `off` to leave it out.",
+      valueName: "T"))
+  var slopeTolerance = SlopeTolerance.value(0.1)
   @Flag(help: "Also list the figures that changed without being judged.")
   var verbose = false
   @Flag(help: "No progress lines.")
@@ -118,7 +126,10 @@ struct AB: ParsableCommand {
     var groupIndex: [String: Int] = [:]
     for (kind, variant) in configuration.scenes {
       for solver in configuration.solvers {
-        for mode in configuration.modes {
+        for mode in configuration.modes
+        where configuration.includes(
+          ShardGroup(scene: kind, variant: variant, solver: solver.name, mode: mode))
+        {
           groupIndex["\(kind.rawValue)/\(variant)/\(solver.name)/\(mode.rawValue)"] =
             groups.count
           groups.append([
@@ -166,11 +177,26 @@ struct AB: ParsableCommand {
             side.flatMap { rounds in round < rounds.count ? rounds[round] : [] }
           })
       }
-      return (
-        Comparison(
-          baseline: pooled[0], current: pooled[1], timeThreshold: timeThreshold,
-          significance: significance, strictness: .allButOneRound), pooled
-      )
+      var comparison = Comparison(
+        baseline: pooled[0], current: pooled[1], timeThreshold: timeThreshold,
+        significance: significance, strictness: .allButOneRound)
+      // Both builds were measured in the same window, so their slopes of time compare.
+      if case .value(let tolerance) = slopeTolerance {
+        comparison.judgeSlopes(
+          baseline: pooled[0], current: pooled[1], figure: .medianTime, tolerance: tolerance,
+          minimumSpan: Self.minimumTimeSlopeSpan)
+      }
+      return (comparison, pooled)
+    }
+    /// The slope-of-time findings that are verdicts.
+    func slopeVerdicts(_ comparison: Comparison) -> [Comparison.Finding] {
+      comparison.findings.filter {
+        $0.metric == Comparison.slopeMetric(.medianTime) && $0.verdict != .changed
+      }
+    }
+    /// The group index of a series (`scene/variant/solver/mode/phase`).
+    func seriesGroup(_ series: String) -> Int? {
+      groupIndex[series.split(separator: "/").prefix(4).joined(separator: "/")]
     }
     var comparison: Comparison
     do {
@@ -187,10 +213,9 @@ struct AB: ParsableCommand {
       // cell of them is judged on all the rounds. A burst of load that happened to line up with
       // one build's rounds does not line up again; a real change shows in every round.
       let judged = Set(
-        comparison.findings.filter { $0.metric == "median_ns" && $0.verdict != .changed }.compactMap
-        {
-          group(of: $0.key, in: pooled[1])
-        })
+        comparison.findings.filter { $0.metric == "median_ns" && $0.verdict != .changed }
+          .compactMap { group(of: $0.key, in: pooled[1]) }
+      ).union(slopeVerdicts(comparison).compactMap { seriesGroup($0.key) })
       var confirmation = ""
       if confirmRounds > 0 && !judged.isEmpty {
         try measure(judged.sorted(), rounds: confirmRounds, label: "confirming: ")
@@ -206,12 +231,20 @@ struct AB: ParsableCommand {
       let timeVerdicts = comparison.findings.filter {
         $0.metric == "median_ns" && $0.verdict != .changed
       }
-      if corroborate == .instructions && !timeVerdicts.isEmpty {
+      let slopes = slopeVerdicts(comparison)
+      if corroborate == .instructions && !(timeVerdicts.isEmpty && slopes.isEmpty) {
         // The cells' groups once more on both builds, under callgrind; only the judged cells'
         // counts are kept, so that the instructions back time verdicts and are not judged on
-        // their own (the quick matrix's instructions are not a baseline anyone measured).
+        // their own (the quick matrix's instructions are not a baseline anyone measured). A
+        // slope's series is counted at every size, in copies of the rows used for it alone.
         let cells = Set(timeVerdicts.map(\.key))
-        let counted = Set(cells.compactMap { key in group(of: key, in: pooled[1]) }).sorted()
+        let slopeSeries = Set(slopes.map(\.key))
+        let slopeCells = Set(
+          pooled[1].filter { slopeSeries.contains(ScalingSlope.seriesKey($0)) }.map(\.key))
+        let counted = Set(
+          cells.compactMap { key in group(of: key, in: pooled[1]) }
+            + slopes.compactMap { seriesGroup($0.key) }
+        ).sorted()
         var counts: [[String: UInt64]] = [[:], [:]]
         for (position, index) in counted.enumerated() {
           for side in [0, 1] {
@@ -226,27 +259,39 @@ struct AB: ParsableCommand {
               ["run"] + groups[index] + Self.cellArguments(configuration)
               + ["--callgrind", "--output", path, "--quiet"]
             try runChild(sides[side].1, arguments, log: path + ".log")
-            for row in try load(path) where cells.contains(row.key) {
+            for row in try load(path)
+            where cells.contains(row.key) || slopeCells.contains(row.key) {
               counts[side][row.key] = row.instructions
             }
           }
         }
+        var slopeRows = pooled
         for side in [0, 1] {
           for index in pooled[side].indices {
-            if let count = counts[side][pooled[side][index].key] {
-              pooled[side][index].instructions = count
-            }
+            let key = pooled[side][index].key
+            guard let count = counts[side][key] else { continue }
+            if cells.contains(key) { pooled[side][index].instructions = count }
+            if slopeCells.contains(key) { slopeRows[side][index].instructions = count }
           }
         }
         comparison = Comparison(
           baseline: pooled[0], current: pooled[1], timeThreshold: timeThreshold,
           significance: significance, strictness: .allButOneRound)
+        if case .value(let tolerance) = slopeTolerance {
+          comparison.judgeSlopes(
+            baseline: pooled[0], current: pooled[1], figure: .medianTime, tolerance: tolerance,
+            minimumSpan: Self.minimumTimeSlopeSpan)
+          comparison.requireSlopeInstructionEvidence(
+            baseline: slopeRows[0], current: slopeRows[1], tolerance: tolerance)
+        }
         comparison.requireInstructionEvidence(
           counted: Set(counts[0].keys).intersection(counts[1].keys))
         let backed = timeVerdicts.count - comparison.timeWithoutInstructions.count
+        let backedSlopes = slopes.count - comparison.slopesWithoutInstructions.count
+        let slopeNote = slopes.isEmpty ? "" : "; slope verdicts: \(backedSlopes) of \(slopes.count)"
         confirmation +=
           "\nTime verdicts backed by instruction counts (callgrind, \(counted.count) group(s) on "
-          + "both builds): \(backed) of \(timeVerdicts.count).\n"
+          + "both builds): \(backed) of \(timeVerdicts.count)\(slopeNote).\n"
       }
       try OutputFile.write(ResultsFile.text(pooled[0]), to: directory + "/baseline.csv")
       try OutputFile.write(ResultsFile.text(pooled[1]), to: directory + "/current.csv")
@@ -276,6 +321,11 @@ struct AB: ParsableCommand {
       throw ExitCode(ExitStatus.badInput.rawValue)
     }
   }
+
+  /// The least span of sizes (largest over smallest) over which a slope of time is judged:
+  /// a decade. Over the quick matrix's 50 and 100 views, the noise of two medians alone moves
+  /// a slope past the tolerance.
+  static let minimumTimeSlopeSpan = 10.0
 
   /// How `configuration` measures each cell, spelled out as `bench run` options that builds
   /// before `--rounds` and `--quick`'s present meaning understand, for one round.

@@ -18,7 +18,8 @@ struct Bench: ParsableCommand {
     version:
       "LayoutBench bench \(benchVersion) (results schema \(ResultsDocument.currentSchemaVersion))",
     subcommands: [
-      Run.self, Compare.self, AB.self, Report.self, Plot.self, Stress.self, ListScenes.self,
+      Run.self, Compare.self, AB.self, Merge.self, Report.self, Plot.self, Stress.self,
+      ListScenes.self,
       ListSolvers.self,
       Export.self,
       Solve.self, SolverProbe.self, Environment.self,

@@ -141,6 +141,9 @@ struct CallgrindRun {
       rows[index].timestamp = context.timestamp
       rows[index].commit = context.commit
       rows[index].machine = context.machine
+      rows[index].toolchain = context.toolchain
+      rows[index].matrix = context.matrix
+      rows[index].shard = context.shard
       guard rows[index].status == .ok else { continue }
       rows[index].instructions = counts[rows[index].key]
       if rows[index].instructions == nil { missing.append(rows[index].key) }

@@ -14,7 +14,10 @@ struct Compare: ParsableCommand {
       column) finds them different at --significance and the medians differ by more than \
       --time-threshold. A cell with too few repetitions for the test to reach the significance \
       level (fewer than 5 in a run at 0.01) is counted as not judged. Files without samples \
-      fall back to the medians and the min-max ranges.
+      fall back to the medians and the min-max ranges. The complexity gate \
+      (--slope-tolerance, 0.1) compares each series' log-log slope of instructions, each file's \
+      over the sizes it measured: a cost that turns quadratic at the largest size fails it \
+      even where no cell moved past its percentage.
 
       Exit status: 0 unchanged; 1 a regression; 4 improvements only (the baseline may be \
       updated); 2 when the files cannot be compared: a file missing, malformed or of another \
@@ -41,9 +44,20 @@ struct Compare: ParsableCommand {
   var verbose = false
   @Option(help: "Also write the Markdown report here.")
   var markdown: String?
+  @Option(
+    name: .customLong("slope-tolerance"),
+    help: ArgumentHelp(
+      "The complexity gate: fail when a series' log-log slope of instructions (a scene, "
+        + "solver, mode and phase measured at two sizes or more in both files) exceeds the "
+        + "baseline's by more than this; `off` to leave it out.",
+      valueName: "T"))
+  var slopeTolerance = SlopeTolerance.value(0.1)
 
   func validate() throws {
     guard timeThreshold >= 0 else { throw ValidationError("--time-threshold cannot be negative") }
+    if case .value(let tolerance) = slopeTolerance, !(tolerance >= 0) {
+      throw ValidationError("--slope-tolerance must be a number at least 0, or off")
+    }
     guard significance > 0 && significance < 1 else {
       throw ValidationError("--significance must lie between 0 and 1")
     }
@@ -59,9 +73,15 @@ struct Compare: ParsableCommand {
     }
     let baselineRows = try loadResults(baseline, command: "compare")
     let currentRows = try loadResults(current, command: "compare")
-    let comparison = Comparison(
+    var comparison = Comparison(
       baseline: baselineRows, current: currentRows,
       timeThreshold: ignoreTime ? .infinity : timeThreshold, significance: significance)
+    if case .value(let tolerance) = slopeTolerance {
+      // Instructions only: times measured in two runs are not comparable, nor their slopes.
+      comparison.judgeSlopes(
+        baseline: baselineRows, current: currentRows, figure: .instructions,
+        tolerance: tolerance)
+    }
     let report = comparison.markdown(allowingSubset: allowSubset, verbose: verbose)
     printOutput(report, terminator: "")
     if let markdown {
@@ -88,5 +108,28 @@ func loadResults(_ path: String, command: String) throws -> [ResultRow] {
     return try ResultsFile.load(path)
   } catch {
     throw BenchFailure(.badInput, "bench \(command): \(error)")
+  }
+}
+
+/// `--slope-tolerance`: how much a series' log-log slope may grow, or `off`.
+enum SlopeTolerance: ExpressibleByArgument, Equatable {
+  case value(Double)
+  case off
+
+  init?(argument: String) {
+    if argument == "off" {
+      self = .off
+    } else if let value = Double(argument) {
+      self = .value(value)
+    } else {
+      return nil
+    }
+  }
+
+  var defaultValueDescription: String {
+    switch self {
+    case .value(let value): String(value)
+    case .off: "off"
+    }
   }
 }

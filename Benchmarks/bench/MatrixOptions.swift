@@ -55,6 +55,13 @@ struct MatrixOptions: ParsableArguments {
   var rounds: Int?
   @Flag(help: "The CI-sized matrix (about a minute).")
   var quick = false
+  @Option(
+    help: ArgumentHelp(
+      "Run the K-th of N shards of the matrix: whole groups (a scene variant, a solver and a "
+        + "mode, every size), balanced by the committed baseline's times; `bench merge` joins "
+        + "the shards' files.",
+      valueName: "K/N"))
+  var shard: Shard?
   /// `CELLS=FACTOR`: stretches the times of every cell whose key (scene/variant/views/solver/
   /// mode/phase) contains CELLS by FACTOR, to check that the time gate catches a slowdown.
   @Option(name: .customLong("slow-down"), help: .hidden)
@@ -83,6 +90,13 @@ struct MatrixOptions: ParsableArguments {
     scenes != nil || sizes != nil || solvers != nil || modes != nil || phases != nil
       || seed != 1 || repetitions != nil || warmup != nil || minimumTime != nil
       || cellBudget != nil || memoryBudget != nil || rounds != nil || slowDown != nil
+      || shard != nil
+  }
+
+  /// The committed baseline of this matrix (the quick one's for `--quick`), whose times weigh
+  /// the groups for sharding and the run's estimate.
+  var baselinePath: String {
+    packagePath(quick ? "results/baseline-quick.csv" : "results/baseline.csv")
   }
 
   /// The configuration these options describe: the quick or the default matrix, narrowed.
@@ -161,8 +175,20 @@ struct MatrixOptions: ParsableArguments {
       guard memoryBudget > 0 else { throw UsageError(message: "--memory-budget must be positive") }
       configuration.memoryBudget = memoryBudget << 20
     }
+    if let shard {
+      // Without the baseline every group weighs the same; either way every shard of one
+      // commit computes the same assignment.
+      let rows = (try? ResultsFile.load(baselinePath)) ?? []
+      let assignment = configuration.shardAssignment(
+        count: shard.count, estimates: configuration.groupEstimates(from: rows))
+      configuration.onlyGroups = Set(assignment.filter { $0.value == shard.index }.keys)
+    }
     return configuration
   }
+}
+
+extension Shard: ExpressibleByArgument {
+  public init?(argument: String) { self.init(argument) }
 }
 
 /// A command-line value bench refuses, with the message to print (exit 64).

@@ -61,6 +61,7 @@ struct Report: ParsableCommand {
       let (section, charts) = plotSection(rows, output: output, plots: plots)
       lines += section
       lines += slopeSection(main)
+      lines += frameBudgetSection(main)
       lines += medianSection(rows)
       lines += skippedSection(rows)
       for (path, svg) in charts { try OutputFile.write(svg, to: path) }
@@ -187,6 +188,50 @@ struct Report: ParsableCommand {
     let table = ScalingTable(rows)
     guard !table.entries.isEmpty else { return [] }
     return [table.markdown, ""]
+  }
+
+  /// Per scene, solver and phase (incremental mode, at two sizes or more): the largest view
+  /// count whose median time fits a frame at 60 and at 120 frames a second, between measured
+  /// sizes along their log-log slope, and marked where it is read beyond them.
+  private func frameBudgetSection(_ rows: [ResultRow]) -> [String] {
+    var series: [String: [(views: Int, nanoseconds: Double)]] = [:]
+    var order: [String] = []
+    for row in rows where row.status == .ok && row.mode == .incremental && row.medianNanoseconds > 0
+    {
+      let key = "\(sceneLabel(row.scene, row.variant)) | \(row.solver) | \(row.phase)"
+      if series[key] == nil { order.append(key) }
+      series[key, default: []].append((row.views, Double(row.medianNanoseconds)))
+    }
+    func cell(_ budget: FrameBudget?) -> String {
+      guard let budget else { return "–" }
+      guard let views = budget.views else { return "no limit seen" }
+      let shown =
+        views >= 1e9 ? "> 1e9" : views < 1 ? "< 1" : groupedDigits(UInt64(views.rounded(.down)))
+      return budget.isExtrapolated ? "\(shown)*" : shown
+    }
+    var lines = [
+      "## Views a frame holds", "",
+      "The largest view count whose median time fits one frame, per scene, solver and phase in "
+        + "incremental mode: between two measured sizes along their log-log slope; `*` where it "
+        + "is read along the slope beyond the sizes measured (an estimate, not a measurement).",
+      "",
+      "| scene | solver | phase | sizes | 60 fps (16.7 ms) | 120 fps (8.3 ms) |",
+      "| --- | --- | --- | --- | ---: | ---: |",
+    ]
+    var any = false
+    for key in order {
+      let points = series[key]!
+      guard Set(points.map(\.views)).count >= 2 else { continue }
+      any = true
+      let sizes = points.map(\.views).sorted().map(String.init).joined(separator: ", ")
+      lines.append(
+        "| \(key) | \(sizes) | "
+          + cell(FrameBudget.largestViews(fitting: FrameBudget.sixtyHertz, points: points))
+          + " | "
+          + cell(FrameBudget.largestViews(fitting: FrameBudget.oneTwentyHertz, points: points))
+          + " |")
+    }
+    return any ? lines + [""] : []
   }
 
   /// Every cell's median, one column per solver and mode; a line only where something was

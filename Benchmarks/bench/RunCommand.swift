@@ -101,10 +101,17 @@ struct Run: ParsableCommand {
     // child processes, and the threads that watch them allocate while the main thread does, in
     // an order that changes from run to run, so the heap and then the instruction counts of the
     // runtime's pointer-keyed caches did too (by 1 % in a debug build). Its parent sets the rows'.
-    let context =
+    var context =
       callgrindRows == nil
       ? RunContext.current()
       : RunContext(runID: "", timestamp: "", commit: "unknown", machine: "")
+    // Every shard, and every round's process, names the matrix as the whole run has it.
+    var described = configuration
+    if let total = roundOf?.split(separator: "/").last.flatMap({ Int($0) }) {
+      described.rounds = total
+    }
+    context.matrix = described.matrixDescription
+    context.shard = matrix.shard?.description ?? ""
     let rows: [ResultRow]
     switch (callgrind, callgrindRows) {
     case (false, nil):
@@ -162,7 +169,7 @@ struct Run: ParsableCommand {
   /// for `--quick`): "; about 9 min by the medians of results/baseline.csv", with the groups it
   /// does not know; "" without the file.
   private func estimate(_ configuration: BenchmarkConfiguration) -> String {
-    let path = packagePath(matrix.quick ? "results/baseline-quick.csv" : "results/baseline.csv")
+    let path = matrix.baselinePath
     guard let rows = try? ResultsFile.load(path) else { return "" }
     let (seconds, missing) = configuration.estimatedDuration(from: rows)
     guard missing < configuration.groupCount else { return "" }

@@ -105,6 +105,12 @@ public struct BenchmarkConfiguration: Sendable {
   /// measured repetition stretched to `factor` times its time (by spinning). `nil` in every real
   /// run.
   public var slowdown: (cells: String, factor: Double)? = nil
+  /// The groups this run measures, when it is one shard of the matrix (`--shard K/N`); `nil`
+  /// for every group. The rows of a group this leaves out are another shard's.
+  public var onlyGroups: Set<ShardGroup>? = nil
+
+  /// Whether the run measures `group` (every group unless ``onlyGroups`` says otherwise).
+  public func includes(_ group: ShardGroup) -> Bool { onlyGroups?.contains(group) ?? true }
 
   /// The default matrix: the main scene kinds at 100, 1,000 and 10,000 views, both solvers,
   /// both modes, every phase that applies.
@@ -148,7 +154,10 @@ public struct BenchmarkConfiguration: Sendable {
   }
 
   /// How many (scene, size, solver, mode) groups the run measures.
-  public var groupCount: Int { scenes.count * sizes.count * solvers.count * modes.count }
+  public var groupCount: Int {
+    guard onlyGroups != nil else { return scenes.count * sizes.count * solvers.count * modes.count }
+    return shardGroups.filter(includes).count * sizes.count
+  }
 }
 
 /// Facts every row of a run shares.
@@ -157,11 +166,23 @@ public struct RunContext: Sendable {
   public var timestamp: String
   public var commit: String
   public var machine: String
+  /// The compiler that built the harness (``ResultsDocument/toolchain``).
+  public var toolchain: String
+  /// The whole matrix the run is part of (``BenchmarkConfiguration/matrixDescription``).
+  public var matrix: String
+  /// `K/N` for one shard of the matrix, empty for the whole of it.
+  public var shard: String
 
-  public init(runID: String, timestamp: String, commit: String, machine: String) {
+  public init(
+    runID: String, timestamp: String, commit: String, machine: String,
+    toolchain: String = ResultsDocument.toolchain, matrix: String = "", shard: String = ""
+  ) {
     self.runID = runID
     self.timestamp = timestamp
     self.commit = commit
     self.machine = machine
+    self.toolchain = toolchain
+    self.matrix = matrix
+    self.shard = shard
   }
 }

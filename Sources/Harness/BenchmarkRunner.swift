@@ -23,8 +23,11 @@ public struct BenchmarkRunner {
     /// (views, seconds) of each group's fastest one-shot pass at each size so far, by
     /// scene/solver/mode: on a shared machine the fastest is the one least disturbed.
     var passes: [String: [(Double, Double)]] = [:]
-    /// The sparse solver's tableau size at each scene and size, to estimate the dense one's.
-    var tableau: [String: (rows: Int, columns: Int)] = [:]
+    /// Each dense group's tableau after its first layout at its largest size so far, by
+    /// scene/variant/solver/mode: what its next size's tableau is estimated from. A group's own,
+    /// so that its plan does not depend on which groups ran before it in the process (a shard
+    /// holds whole groups, in any company).
+    var tableau: [String: (views: Int, rows: Int, columns: Int)] = [:]
     /// Why the solver refused a smaller size of a scene/solver/mode group for lack of memory.
     var refusals: [String: String] = [:]
     /// Seconds of one unreported pass at an intermediate size, by scene/solver/size: measured
@@ -57,6 +60,9 @@ public struct BenchmarkRunner {
       for size in configuration.sizes {
         for solver in configuration.solvers {
           for mode in configuration.modes {
+            let shardGroup = ShardGroup(
+              scene: kind, variant: variant, solver: solver.name, mode: mode)
+            guard configuration.includes(shardGroup) else { continue }
             group += 1
             progress(
               group, configuration.groupCount, "\(kind)/\(variant) \(size) \(solver) \(mode)")
@@ -78,6 +84,9 @@ public struct BenchmarkRunner {
     row.timestamp = context.timestamp
     row.commit = context.commit
     row.machine = context.machine
+    row.toolchain = context.toolchain
+    row.matrix = context.matrix
+    row.shard = context.shard
     row.scene = kind
     row.variant = variant
     row.views = size
@@ -190,10 +199,8 @@ public struct BenchmarkRunner {
         if let solverStatistics = scene.solverStatistics {
           measurement.statistics = (solverStatistics.variables, solverStatistics.constraints)
         }
-        if solver == .sparse, let solverStatistics = scene.solverStatistics {
-          history.tableau["\(kind)/\(variant)/\(size)"] = (
-            solverStatistics.rows, solverStatistics.symbols
-          )
+        if solver == .dense, let solverStatistics = scene.solverStatistics {
+          history.tableau[group.key] = (size, solverStatistics.rows, solverStatistics.symbols)
         }
         // Every phase's first pair, then every phase's rest (see measureSteady).
         for firstPair in [true, false] where measurement.refusal == nil {
@@ -384,12 +391,16 @@ public struct BenchmarkRunner {
     {
       return .skip(reason)
     }
-    if solver == .dense, let (rows, columns) = history.tableau["\(kind)/\(variant)/\(size)"] {
+    if solver == .dense, let measured = history.tableau[groupKey], measured.views < size {
+      // Rows and columns grow with the views (a row per constraint, a column per symbol).
+      let scale = Double(size) / Double(measured.views)
+      let rows = Int(Double(measured.rows) * scale), columns = Int(Double(measured.columns) * scale)
       let bytes = DenseTableau.bytesNeeded(rows: rows, columns: columns)
       if bytes > configuration.denseMemoryBudget {
         return .skip(
-          "dense tableau of \(rows) rows x \(columns) columns needs \(bytes / (1 << 20)) MiB, "
-            + "over the \(configuration.denseMemoryBudget / (1 << 20)) MiB memory budget")
+          "dense tableau of about \(rows) rows x \(columns) columns (scaled from "
+            + "\(measured.views) views) needs \(bytes / (1 << 20)) MiB, over the "
+            + "\(configuration.denseMemoryBudget / (1 << 20)) MiB memory budget")
       }
     }
     let warmup = configuration.warmup

@@ -38,3 +38,40 @@ extension Comparison {
     }
   }
 }
+
+extension Comparison {
+  /// Keeps a slope-of-time finding (``judgeSlopes(baseline:current:figure:tolerance:)`` with
+  /// ``ScalingSlope/Figure/medianTime``) only where the series' slope of instructions, from
+  /// `baseline` and `current` rows with their counts, moved the same way by more than
+  /// `tolerance`; the others go to ``slopesWithoutInstructions``. A series without counts at
+  /// two sizes in both is an input problem: nothing backs its verdict.
+  ///
+  /// - Complexity: O(rows of both).
+  public mutating func requireSlopeInstructionEvidence(
+    baseline: [ResultRow], current: [ResultRow], tolerance: Double
+  ) {
+    func bySeries(_ rows: [ResultRow]) -> [String: Double] {
+      Dictionary(
+        ScalingSlope.slopes(of: rows, figure: .instructions).map { ($0.series, $0.slope) },
+        uniquingKeysWith: { first, _ in first })
+    }
+    let before = bySeries(baseline), after = bySeries(current)
+    let metric = Comparison.slopeMetric(.medianTime)
+    for index in findings.indices
+    where findings[index].metric == metric && findings[index].verdict != .changed {
+      let finding = findings[index]
+      guard let was = before[finding.key], let now = after[finding.key] else {
+        inputProblems.append(
+          "\(finding.key): its slope of time was judged \(finding.verdict.rawValue) but it has "
+            + "no instruction counts at two sizes in both runs to back it")
+        continue
+      }
+      let moved: Verdict? =
+        now > was + tolerance ? .regression : now < was - tolerance ? .improvement : nil
+      if moved != finding.verdict {
+        slopesWithoutInstructions.append(finding)
+        findings[index].verdict = .changed
+      }
+    }
+  }
+}

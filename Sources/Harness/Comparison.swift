@@ -56,9 +56,15 @@ public struct Comparison {
   public var noisy: [String] = []
   /// Whether times were judged at all (a finite time threshold).
   public var timeGated = true
+  /// Series whose slopes were compared (``judgeSlopes(baseline:current:figure:tolerance:)``);
+  /// nil when the complexity gate did not run.
+  public var slopesJudged: Int? = nil
   /// Time verdicts set aside because the cell's instruction count did not move the same way
   /// (``requireInstructionEvidence(counted:)``), as they were judged.
   public var timeWithoutInstructions: [Finding] = []
+  /// Slope-of-time verdicts set aside because the series' slope of instructions did not move
+  /// the same way (``requireSlopeInstructionEvidence(baseline:current:tolerance:)``).
+  public var slopesWithoutInstructions: [Finding] = []
 
   /// What makes the files unfit to compare: a cell listed twice, a measured row without a
   /// figure the gate judges.
@@ -258,7 +264,8 @@ public struct Comparison {
             + (noisy.isEmpty
               ? "" : " (\(noisy.count) too noisy across rounds to catch a 1.5x change)")
             + (untimed.isEmpty ? "" : ", not in \(untimed.count) (too few repetitions)")
-          : "times not judged") + ".",
+          : "times not judged")
+        + (slopesJudged.map { "; slopes judged in \($0) series" } ?? "") + ".",
       "",
     ]
     let shown = findings.filter { verbose || ($0.isGated && $0.verdict != .changed) }
@@ -281,6 +288,15 @@ public struct Comparison {
             "\($0.key) (\($0.verdict == .regression ? "slower" : "faster"), \($0.baseline) ns → "
               + "\($0.current))"
           }
+          .joined(separator: ", "),
+      ]
+    }
+    if !slopesWithoutInstructions.isEmpty {
+      lines += [
+        "",
+        "A slope of time moved but the slope of instructions did not, so these are not "
+          + "verdicts: "
+          + slopesWithoutInstructions.map { "\($0.key) (\($0.baseline) → \($0.current))" }
           .joined(separator: ", "),
       ]
     }

@@ -53,6 +53,13 @@ public struct ResultRow: Equatable, Sendable {
   public var timestamp = ""
   public var commit = ""
   public var machine = ""
+  /// The compiler that built the harness; empty in files from before the column.
+  public var toolchain = ""
+  /// The whole matrix the run was part of (``BenchmarkConfiguration/matrixDescription``);
+  /// empty in files from before the column.
+  public var matrix = ""
+  /// `K/N` when the run was one shard of the matrix, else empty.
+  public var shard = ""
   public var scene = SceneKind.form
   /// The scene's variant (`standard` for kinds without variants).
   public var variant = "standard"
@@ -97,20 +104,22 @@ public struct ResultRow: Equatable, Sendable {
   /// but one and the samples last, so a reader that splits on commas without quoting still finds
   /// the figures before them; readers should go by name all the same.
   public static let columns = [
-    "run_id", "timestamp", "commit", "machine", "scene", "variant", "views", "variables",
+    "run_id", "timestamp", "commit", "machine", "toolchain", "matrix", "shard", "scene",
+    "variant", "views", "variables",
     "constraints", "solver", "mode", "phase", "repetitions", "median_ns", "min_ns", "p90_ns",
     "max_ns", "allocations", "allocated_bytes", "retained_bytes", "peak_bytes", "instructions",
     "checksum", "status", "note", "samples_ns",
   ]
 
   /// Columns a file may lack: files written before the column existed read with it empty.
-  public static let optionalColumns: Set<String> = ["samples_ns"]
+  public static let optionalColumns: Set<String> = ["samples_ns", "toolchain", "matrix", "shard"]
 
   /// The row's fields, in ``columns`` order.
   public var fields: [String] {
     func optional(_ value: UInt64?) -> String { value.map(String.init) ?? "" }
     return [
-      runID, timestamp, commit, machine, scene.rawValue, variant, String(views),
+      runID, timestamp, commit, machine, toolchain, matrix, shard, scene.rawValue, variant,
+      String(views),
       String(variables), String(constraints), solver.rawValue, mode.rawValue, phase.rawValue,
       String(repetitions), String(medianNanoseconds),
       String(minimumNanoseconds), String(p90Nanoseconds), String(maximumNanoseconds),
@@ -164,6 +173,9 @@ public struct ResultRow: Equatable, Sendable {
     timestamp = text("timestamp")
     commit = text("commit")
     machine = text("machine")
+    toolchain = text("toolchain")
+    matrix = text("matrix")
+    shard = text("shard")
     scene = try typed("scene", as: SceneKind.self)
     variant = text("variant")
     views = try integer("views")

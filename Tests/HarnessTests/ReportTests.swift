@@ -75,8 +75,11 @@ struct ResultsFileTests {
   @Test func roundTrip() throws {
     let rows = [sample(), sample(.churn, median: 5000)]
     let text = ResultsFile.text(rows)
-    #expect(text.hasPrefix("run_id,timestamp,commit,machine,scene,variant,views,"))
+    #expect(
+      text.hasPrefix("run_id,timestamp,commit,machine,toolchain,matrix,shard,scene,variant,views,"))
     #expect(try ResultsFile.rows(text) == rows)
+    // A byte order mark, as spreadsheet programs write one, is skipped.
+    #expect(try ResultsFile.rows("\u{FEFF}" + text) == rows)
   }
 
   @Test func otherSchemasAndMalformedFilesAreRefused() {

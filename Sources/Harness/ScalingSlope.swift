@@ -1,0 +1,114 @@
+import Scenes
+
+/// How one series' figure grows with the view count: a scene variant, solver, mode and phase
+/// measured at two sizes or more, and the least-squares slope of log figure against log views
+/// (1.0 linear, 2.0 quadratic).
+public struct ScalingSlope: Sendable, Equatable {
+  /// What a slope is of.
+  public enum Figure: String, Sendable {
+    /// The median time of one repetition: comparable only within one run (or `bench ab`).
+    case medianTime = "median time"
+    /// Instructions under callgrind: comparable across runs.
+    case instructions
+
+    /// The figure of `row`, or nil where it has none.
+    func value(of row: ResultRow) -> Double? {
+      switch self {
+      case .medianTime: row.medianNanoseconds > 0 ? Double(row.medianNanoseconds) : nil
+      case .instructions: row.instructions.flatMap { $0 > 0 ? Double($0) : nil }
+      }
+    }
+  }
+
+  /// The series: `scene/variant/solver/mode/phase`.
+  public var series: String
+  public var scene: SceneKind
+  public var variant: String
+  public var solver: ResultRow.Solver
+  public var mode: Mode
+  public var phase: Phase
+  /// The sizes measured, ascending.
+  public var sizes: [Int]
+  public var slope: Double
+
+  /// Every series of `rows` measured (status `ok`, with the figure) at two sizes or more, in
+  /// the order the rows first name them.
+  ///
+  /// - Complexity: O(rows).
+  public static func slopes(of rows: [ResultRow], figure: Figure) -> [ScalingSlope] {
+    var groups: [String: [(views: Int, value: Double, row: ResultRow)]] = [:]
+    var order: [String] = []
+    for row in rows where row.status == .ok {
+      guard let value = figure.value(of: row) else { continue }
+      let key = seriesKey(row)
+      if groups[key] == nil { order.append(key) }
+      groups[key, default: []].append((row.views, value, row))
+    }
+    return order.compactMap { key in
+      let points = groups[key]!.sorted { $0.views < $1.views }
+      guard points.count >= 2,
+        let slope = logLogSlope(points.map { (x: Double($0.views), y: $0.value) })
+      else { return nil }
+      let first = points[0].row
+      return ScalingSlope(
+        series: key, scene: first.scene, variant: first.variant, solver: first.solver,
+        mode: first.mode, phase: first.phase, sizes: points.map(\.views), slope: slope)
+    }
+  }
+
+  /// The series a row belongs to.
+  public static func seriesKey(_ row: ResultRow) -> String {
+    "\(row.scene.rawValue)/\(row.variant)/\(row.solver.rawValue)/\(row.mode.rawValue)/\(row.phase.rawValue)"
+  }
+}
+
+extension Comparison {
+  /// Adds the complexity gate's findings: for every series with a slope of `figure` in both
+  /// runs (each over the sizes it measured), a regression when the current slope exceeds the
+  /// baseline's by more than `tolerance`, an improvement when it is lower by more. A cost that
+  /// turns quadratic at the largest size moves the slope by far more than it moves the small
+  /// cells a per-cell percentage judges.
+  ///
+  /// - Complexity: O(rows of both files).
+  /// A series whose sizes span less than `minimumSpan` (largest over smallest) is left out:
+  /// over a factor of 2, 5 % of noise in each of two times moves a slope by 0.14.
+  public mutating func judgeSlopes(
+    baseline: [ResultRow], current: [ResultRow], figure: ScalingSlope.Figure, tolerance: Double,
+    minimumSpan: Double = 1
+  ) {
+    slopesJudged = slopesJudged ?? 0
+    let before = Dictionary(
+      ScalingSlope.slopes(of: baseline, figure: figure).map { ($0.series, $0) },
+      uniquingKeysWith: { first, _ in first })
+    func span(_ slope: ScalingSlope) -> Double {
+      Double(slope.sizes.last!) / Double(slope.sizes.first!)
+    }
+    for now in ScalingSlope.slopes(of: current, figure: figure) {
+      guard let was = before[now.series], span(now) >= minimumSpan, span(was) >= minimumSpan
+      else { continue }
+      slopesJudged = (slopesJudged ?? 0) + 1
+      let verdict: Verdict
+      if now.slope > was.slope + tolerance {
+        verdict = .regression
+      } else if now.slope < was.slope - tolerance {
+        verdict = .improvement
+      } else {
+        continue
+      }
+      func text(_ slope: ScalingSlope) -> String {
+        String(format: "%.2f", slope.slope) + " ("
+          + slope.sizes.map(String.init)
+          .joined(separator: " ") + ")"
+      }
+      findings.append(
+        Finding(
+          key: now.series, metric: Comparison.slopeMetric(figure), baseline: text(was),
+          current: text(now), verdict: verdict))
+    }
+  }
+
+  /// The metric name of a slope finding: `slope of instructions`, `slope of median time`.
+  public static func slopeMetric(_ figure: ScalingSlope.Figure) -> String {
+    "slope of \(figure.rawValue)"
+  }
+}
