@@ -177,6 +177,10 @@ struct AB: ParsableCommand {
             side.flatMap { rounds in round < rounds.count ? rounds[round] : [] }
           })
       }
+      return (comparing(pooled), pooled)
+    }
+    /// The two sides' pooled rows compared: times cell by cell, and slopes of time.
+    func comparing(_ pooled: [[ResultRow]]) -> Comparison {
       var comparison = Comparison(
         baseline: pooled[0], current: pooled[1], timeThreshold: timeThreshold,
         significance: significance, strictness: .allButOneRound)
@@ -186,7 +190,7 @@ struct AB: ParsableCommand {
           baseline: pooled[0], current: pooled[1], figure: .medianTime, tolerance: tolerance,
           minimumSpan: Self.minimumTimeSlopeSpan)
       }
-      return (comparison, pooled)
+      return comparison
     }
     /// The slope-of-time findings that are verdicts.
     func slopeVerdicts(_ comparison: Comparison) -> [Comparison.Finding] {
@@ -274,13 +278,8 @@ struct AB: ParsableCommand {
             if slopeCells.contains(key) { slopeRows[side][index].instructions = count }
           }
         }
-        comparison = Comparison(
-          baseline: pooled[0], current: pooled[1], timeThreshold: timeThreshold,
-          significance: significance, strictness: .allButOneRound)
+        comparison = comparing(pooled)
         if case .value(let tolerance) = slopeTolerance {
-          comparison.judgeSlopes(
-            baseline: pooled[0], current: pooled[1], figure: .medianTime, tolerance: tolerance,
-            minimumSpan: Self.minimumTimeSlopeSpan)
           comparison.requireSlopeInstructionEvidence(
             baseline: slopeRows[0], current: slopeRows[1], tolerance: tolerance)
         }

@@ -64,23 +64,22 @@ class SoakInterruptTests(BenchTestCase):
                          "scratch files left:" + result.describe())
         return rows[1:], result
 
-    def test_sigint_to_the_group(self):
+    def interrupt_two_long_runs(self, send, status):
+        """Two runs that would take minutes, interrupted by `send(pgid)`: exit `status`, and
+        no row (neither run finished)."""
         running = self.start("--scenes", "flat,form", "--views", "50", "--operations", "200000",
                              "--seeds", "1,2", "--jobs", "2")
         self.wait_for_runs(running, 2)
         time.sleep(1)
-        os.killpg(running.pgid, signal.SIGINT)
-        rows, result = self.check(running, 130)
+        send(running.pgid)
+        rows, result = self.check(running, status)
         self.assertEqual(rows, [], "rows of runs that did not finish:" + result.describe())
 
+    def test_sigint_to_the_group(self):
+        self.interrupt_two_long_runs(lambda pgid: os.killpg(pgid, signal.SIGINT), 130)
+
     def test_sigterm_to_soak_alone(self):
-        running = self.start("--scenes", "flat,form", "--views", "50", "--operations", "200000",
-                             "--seeds", "1,2", "--jobs", "2")
-        self.wait_for_runs(running, 2)
-        time.sleep(1)
-        os.kill(running.pgid, signal.SIGTERM)
-        rows, result = self.check(running, 143)
-        self.assertEqual(rows, [], "rows of runs that did not finish:" + result.describe())
+        self.interrupt_two_long_runs(lambda pgid: os.kill(pgid, signal.SIGTERM), 143)
 
     def test_the_finished_runs_rows_are_kept(self):
         # flat takes ~3 s in a debug build, form twice as long: the signal comes during form.
