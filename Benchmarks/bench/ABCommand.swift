@@ -85,6 +85,9 @@ struct AB: ParsableCommand {
 
   func validate() throws {
     guard confirmRounds >= 0 else { throw ValidationError("--confirm-rounds cannot be negative") }
+    if case .value(let tolerance) = slopeTolerance, !(tolerance >= 0) {
+      throw ValidationError("--slope-tolerance must be a number at least 0, or off")
+    }
     guard timeThreshold >= 0 else { throw ValidationError("--time-threshold cannot be negative") }
     guard significance > 0 && significance < 1 else {
       throw ValidationError("--significance must lie between 0 and 1")
@@ -120,8 +123,10 @@ struct AB: ParsableCommand {
     } catch {
       throw BenchFailure("bench ab: --output-directory", error)
     }
-    // The rounds' files are scratch, whichever way the command ends.
+    // The rounds' files are scratch, whichever way the command ends; between children this
+    // process reads and writes files of its own, so a signal is checked for.
     defer { try? FileManager.default.removeItem(atPath: scratch) }
+    Interrupts.deferExit()
     var groups: [[String]] = []
     var groupIndex: [String: Int] = [:]
     for (kind, variant) in configuration.scenes {
@@ -292,6 +297,7 @@ struct AB: ParsableCommand {
           "\nTime verdicts backed by instruction counts (callgrind, \(counted.count) group(s) on "
           + "both builds): \(backed) of \(timeVerdicts.count)\(slopeNote).\n"
       }
+      try Interrupts.check()
       try OutputFile.write(ResultsFile.text(pooled[0]), to: directory + "/baseline.csv")
       try OutputFile.write(ResultsFile.text(pooled[1]), to: directory + "/current.csv")
       try? FileManager.default.removeItem(atPath: scratch)
@@ -354,7 +360,11 @@ struct AB: ParsableCommand {
     let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
     defer { try? errors.close() }
     process.standardError = errors
-    try Interrupts.run(process)
+    do {
+      try Interrupts.run(process)
+    } catch let failure as ChildStartFailure {
+      throw BenchFailure(.badInput, "bench ab: \(failure)")
+    }
     guard process.terminationStatus == 0 else {
       printError(
         "bench ab: \(binary) \(arguments.joined(separator: " ")) exited "
@@ -362,7 +372,10 @@ struct AB: ParsableCommand {
       if let data = FileManager.default.contents(atPath: log) {
         printError(String(decoding: data.suffix(4000), as: UTF8.self))
       }
-      throw ExitCode(ExitStatus.badInput.rawValue)
+      // A child that could not write its files is an I/O failure here too.
+      throw ExitCode(
+        process.terminationStatus == ExitStatus.ioFailure.rawValue
+          ? ExitStatus.ioFailure.rawValue : ExitStatus.badInput.rawValue)
     }
   }
 

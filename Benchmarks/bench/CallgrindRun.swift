@@ -11,6 +11,8 @@ struct CallgrindRun {
   var context: RunContext
   /// Where the finished rows go.
   var output: String
+  /// The groups of the shard this run measures, if it is one (passed to the child).
+  var onlyGroups: Set<ShardGroup>? = nil
 
   /// valgrind's options: no instrumentation until the runner asks for it (so building scenes
   /// and warm-ups run several times faster than instrumented), one file per dump, no messages but
@@ -43,6 +45,8 @@ struct CallgrindRun {
           + "apt-get install -y valgrind")
       throw ExitCode(ExitStatus.badInput.rawValue)
     }
+    // This process reads the child's files once it has stopped: a signal is checked for.
+    Interrupts.deferExit()
     let directory = ".build/callgrind/\(context.runID)"
     let writer: ResultsWriter
     do {
@@ -59,6 +63,10 @@ struct CallgrindRun {
       Self.valgrindOptions + ["--callgrind-out-file=\(directory)/callgrind.%p"]
       + [Self.currentExecutable()] + CommandLine.arguments.dropFirst()
       + ["--callgrind-rows", childRows]
+      + (onlyGroups.map {
+        ["--only-groups", $0.map(\.description).sorted().joined(separator: ",")]
+      }
+        ?? [])
     var environment = ProcessInfo.processInfo.environment
     environment["MALLOC_CONF"] = [environment["MALLOC_CONF"], Self.jemallocOptions]
       .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ",")
@@ -100,8 +108,11 @@ struct CallgrindRun {
     let counts: [String: UInt64]
     do {
       counts = try instructionCounts(in: directory)
-    } catch {
+    } catch let error as CallgrindDumpError {
       throw BenchFailure(.failed, "bench run: unreadable callgrind dump in \(directory)/: \(error)")
+    } catch {
+      throw BenchFailure(
+        .failed, "bench run: cannot read the dumps in \(directory)/: \(systemReason(error))")
     }
     let (finishedRows, missing) = finished(rows, counts: counts)
     do {

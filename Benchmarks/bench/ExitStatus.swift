@@ -99,6 +99,10 @@ extension Bench {
     } catch let error as OutputFileError {
       let failure = BenchFailure("bench", error)
       finish(failure.status.rawValue, failure.message)
+    } catch let interruption as Interruption {
+      finish(ExitStatus.interruption(interruption.signal).rawValue, "\ninterrupted")
+    } catch let failure as ChildStartFailure {
+      finish(ExitStatus.internalFailure.rawValue, "bench: \(failure)")
     } catch let code as ExitCode {
       finish(code.rawValue, nil)
     } catch let error as ValidationError {
@@ -118,6 +122,12 @@ extension Bench {
   /// Prints `message` and exits with `status`, or 74 when standard output could not be written.
   private static func finish(_ status: Int32, _ message: String?) -> Never {
     if let message { printError(message) }
+    // A command that checks for signals itself can finish its work after one came: its files
+    // are complete, and the status still says it was interrupted.
+    if status == 0, let signal = Interrupts.received {
+      printError("\ninterrupted: the command had finished; its files are complete")
+      Foundation.exit(ExitStatus.interruption(signal).rawValue)
+    }
     if let failure = StandardOutput.failure {
       printError("bench: cannot write standard output: \(String(cString: strerror(failure)))")
       Foundation.exit(ExitStatus.ioFailure.rawValue)

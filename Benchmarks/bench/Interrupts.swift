@@ -1,50 +1,56 @@
 import Foundation
 import Harness
 
-/// SIGINT and SIGTERM, the same way for every command: while bench waits for a child process
-/// (a round, the run under valgrind, a build `bench ab` measures), the signal is forwarded to
-/// it and the command, once the child has ended, keeps what was measured and exits 130 or 143
-/// (``Interruption``); with no child, the results file being written is flushed, any temporary
-/// file removed, and the process exits at once.
+/// SIGINT and SIGTERM, the same way for every command.
 ///
-/// Children are forwarded the signal because Foundation's `Process` starts each in a process
-/// group of its own: Ctrl-C at a terminal, or a SIGTERM sent to bench alone, would not reach
-/// them, and they would go on measuring after bench had gone.
+/// - A signal is forwarded to every child process bench is waiting for (a round, the run under
+///   valgrind, a build `bench ab` measures): Foundation's `Process` starts each in a process
+///   group of its own, so Ctrl-C at a terminal, or a SIGTERM sent to bench alone, would not reach
+///   them, and they would go on measuring after bench had gone.
+/// - A command that manages files of its own between children (``deferExit()``: a run of
+///   several rounds, `--callgrind`, `bench ab`) is only told: it stops at its next
+///   ``check()``, keeps what was measured and removes its scratch files (``Interruption``).
+/// - Otherwise the results file being written is flushed, a temporary file under way removed,
+///   and the process exits at once with 128 + the signal.
+/// - A second signal ends bench and its children at once.
 enum Interrupts {
-  // Fixed storage, allocated once in `install()`: the handler reads it without allocating.
-  nonisolated(unsafe) private static var state = UnsafeMutablePointer<Int32>.allocate(capacity: 3)
-  nonisolated(unsafe) private static var children = UnsafeMutablePointer<pid_t>.allocate(
-    capacity: maximumChildren)
-  nonisolated(unsafe) private static var note = UnsafeMutablePointer<CChar>.allocate(
-    capacity: noteCapacity)
-  private static let maximumChildren = 8
-  private static let noteCapacity = 4096
-  // state[0]: the signal received (0: none); state[1]: children running; state[2]: the
-  // descriptor of the results file to flush (-1: none).
+  // Fixed storage, allocated once: the handler reads and writes it without allocating, and
+  // touches no Swift global that needs initialising.
+  // state[0]: the signal received (0: none); state[1]: children slots in use; state[2]: the
+  // descriptor of the results file to flush (-1: none); state[3]: 1 when the command defers.
+  nonisolated(unsafe) private static let state = UnsafeMutablePointer<Int32>.allocate(capacity: 4)
+  nonisolated(unsafe) private static let children = UnsafeMutablePointer<pid_t>.allocate(
+    capacity: 8)
+  nonisolated(unsafe) private static let note = UnsafeMutablePointer<CChar>.allocate(capacity: 4096)
 
   /// Installs the handlers for SIGINT and SIGTERM.
   static func install() {
     state[0] = 0
     state[1] = 0
     state[2] = -1
+    state[3] = 0
     note[0] = 0
+    PendingFiles.prepareForSignalHandler()
     for number in [SIGINT, SIGTERM] {
       signal(number) { number in
-        Interrupts.state[0] = number
+        let first = Interrupts.state[0] == 0
+        if first { Interrupts.state[0] = number }
         let running = Int(Interrupts.state[1])
-        if running > 0 {
-          for index in 0..<running where Interrupts.children[index] > 0 {
-            kill(Interrupts.children[index], number)
-          }
-          return
+        for index in 0..<running where Interrupts.children[index] > 0 {
+          kill(Interrupts.children[index], first ? number : SIGKILL)
         }
+        if first && (running > 0 || Interrupts.state[3] != 0) { return }
         if Interrupts.state[2] >= 0 { fsync(Interrupts.state[2]) }
         PendingFiles.removeInSignalHandler()
-        _ = write(2, Interrupts.note, strlen(Interrupts.note))
+        if first { _ = write(2, Interrupts.note, strlen(Interrupts.note)) }
         _exit(128 + number)
       }
     }
   }
+
+  /// From now on a signal only sets ``received`` (and reaches the children): the command checks
+  /// for it where it can stop cleanly.
+  static func deferExit() { state[3] = 1 }
 
   /// The signal received since ``install()``, if any.
   static var received: Int32? { state[0] == 0 ? nil : state[0] }
@@ -54,11 +60,10 @@ enum Interrupts {
     if let received { throw Interruption(signal: received) }
   }
 
-  /// Makes `file` the one an interrupt flushes, and (`sayingWhere`) says where its rows are.
-  static func keep(_ file: PartialFile, sayingWhere: Bool) {
+  /// Makes `file` the one an interrupt flushes, with `note` to say (empty: nothing).
+  static func keep(_ file: PartialFile, note text: String) {
     state[2] = file.descriptor
-    setNote(
-      sayingWhere ? "\ninterrupted: the rows measured so far are in \(file.partialPath)\n" : "")
+    setNote(text)
   }
 
   /// No file to flush any more (it was committed).
@@ -69,7 +74,7 @@ enum Interrupts {
 
   private static func setNote(_ text: String) {
     var length = 0
-    for byte in text.utf8.prefix(noteCapacity - 1) {
+    for byte in text.utf8.prefix(4095) {
       note[length] = CChar(bitPattern: byte)
       length += 1
     }
@@ -77,17 +82,23 @@ enum Interrupts {
   }
 
   /// Runs `process` to its end, forwarding SIGINT and SIGTERM to it meanwhile; throws
-  /// ``Interruption`` when one came (after the child has ended).
+  /// ``Interruption`` when one came (after the child has ended), and ``ChildStartFailure`` in
+  /// words when the child cannot start.
   static func run(_ process: Process) throws {
     try check()
-    // The slot is taken before the child starts, so that a signal in between is recorded,
-    // not taken as one with no child to wait for (which would end bench and orphan the child).
+    // The slot is taken before the child starts, so that a signal in between is recorded, not
+    // taken as one with no child to wait for (which would end bench and orphan the child).
     let slot = Int(state[1])
-    precondition(slot < maximumChildren, "too many child processes at once")
+    precondition(slot < 8, "too many child processes at once")
     children[slot] = 0
     state[1] += 1
     defer { state[1] -= 1 }
-    try process.run()
+    do {
+      try process.run()
+    } catch {
+      throw ChildStartFailure(
+        executable: process.executableURL?.path ?? "?", reason: systemReason(error))
+    }
     children[slot] = process.processIdentifier
     if let received { kill(process.processIdentifier, received) }
     process.waitUntilExit()
@@ -104,4 +115,24 @@ struct Interruption: Error {
   func failure(_ kept: String) -> BenchFailure {
     BenchFailure.interrupted(by: signal, kept)
   }
+}
+
+/// A child process that could not be started: the executable and why, in words.
+struct ChildStartFailure: Error, CustomStringConvertible {
+  var executable: String
+  var reason: String
+  var description: String { "cannot start \(executable): \(reason)" }
+}
+
+/// The system's reason behind a Foundation error, in words (`Exec format error`), rather than
+/// the error's domain and code.
+func systemReason(_ error: any Error) -> String {
+  let error = error as NSError
+  if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError,
+    underlying.domain == NSPOSIXErrorDomain
+  {
+    return String(cString: strerror(Int32(underlying.code)))
+  }
+  if error.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(error.code))) }
+  return error.localizedFailureReason ?? error.localizedDescription
 }

@@ -62,6 +62,11 @@ struct MatrixOptions: ParsableArguments {
         + "the shards' files.",
       valueName: "K/N"))
   var shard: Shard?
+  /// Set by a `--callgrind` run on the process it starts under valgrind: the shard's groups
+  /// (`scene/variant/solver/mode`, comma-separated), so that the process under valgrind does not
+  /// read the baseline to work them out (which would change its heap, and its counts).
+  @Option(name: .customLong("only-groups"), help: .hidden)
+  var onlyGroups: String?
   /// `CELLS=FACTOR`: stretches the times of every cell whose key (scene/variant/views/solver/
   /// mode/phase) contains CELLS by FACTOR, to check that the time gate catches a slowdown.
   @Option(name: .customLong("slow-down"), help: .hidden)
@@ -175,13 +180,22 @@ struct MatrixOptions: ParsableArguments {
       guard memoryBudget > 0 else { throw UsageError(message: "--memory-budget must be positive") }
       configuration.memoryBudget = memoryBudget << 20
     }
-    if let shard {
+    if let onlyGroups {
+      let wanted = Set(onlyGroups.split(separator: ",").map(String.init))
+      configuration.onlyGroups = Set(
+        configuration.shardGroups.filter { wanted.contains($0.description) })
+    } else if let shard {
       // Without the baseline every group weighs the same; either way every shard of one
       // commit computes the same assignment.
       let rows = (try? ResultsFile.load(baselinePath)) ?? []
       let assignment = configuration.shardAssignment(
         count: shard.count, estimates: configuration.groupEstimates(from: rows))
       configuration.onlyGroups = Set(assignment.filter { $0.value == shard.index }.keys)
+      guard configuration.onlyGroups?.isEmpty == false else {
+        throw UsageError(
+          message: "shard \(shard) gets no group: the matrix has \(assignment.count) group(s); "
+            + "use at most \(assignment.count) shards")
+      }
     }
     return configuration
   }

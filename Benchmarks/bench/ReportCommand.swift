@@ -205,6 +205,7 @@ struct Report: ParsableCommand {
     func cell(_ budget: FrameBudget?) -> String {
       guard let budget else { return "–" }
       guard let views = budget.views else { return "no limit seen" }
+      guard views > 0 else { return "none fit" }
       let shown =
         views >= 1e9 ? "> 1e9" : views < 1 ? "< 1" : groupedDigits(UInt64(views.rounded(.down)))
       return budget.isExtrapolated ? "\(shown)*" : shown

@@ -16,7 +16,10 @@ final class ResultsWriter {
   init(path: String, saysWhereOnInterrupt: Bool = true) throws(OutputFileError) {
     file = try PartialFile(path: path)
     try file.append(CSV.line(ResultRow.columns))
-    Interrupts.keep(file, sayingWhere: saysWhereOnInterrupt)
+    Interrupts.keep(
+      file,
+      note: saysWhereOnInterrupt
+        ? "\ninterrupted: the rows measured so far are in \(file.partialPath)\n" : "")
   }
 
   var path: String { file.path }

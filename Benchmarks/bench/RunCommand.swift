@@ -117,7 +117,9 @@ struct Run: ParsableCommand {
     case (false, nil):
       rows = try measure(configuration, context, output: output)
     case (true, nil):
-      rows = try CallgrindRun(context: context, output: output).run()
+      rows = try CallgrindRun(
+        context: context, output: output, onlyGroups: configuration.onlyGroups
+      ).run()
     case (true, let path?):
       // The process a --callgrind run starts under valgrind.
       guard Callgrind.isRunning else {
@@ -231,16 +233,24 @@ struct Run: ParsableCommand {
     }
     // The groups in the order the runner takes them, every round.
     var groupSizes: [Int] = []
-    for _ in configuration.scenes {
+    for (kind, variant) in configuration.scenes {
       for size in configuration.sizes {
-        groupSizes += Array(
-          repeating: size, count: configuration.solvers.count * configuration.modes.count)
+        for solver in configuration.solvers {
+          for mode in configuration.modes
+          where configuration.includes(
+            ShardGroup(scene: kind, variant: variant, solver: solver.name, mode: mode))
+          {
+            groupSizes.append(size)
+          }
+        }
       }
     }
     let groups = groupSizes.count
     if !quiet && roundOf == nil {
       printError(
-        "bench run: \(groups) groups (\(configuration.scenes.count) scenes or variants x "
+        "bench run: \(groups) groups ("
+          + (matrix.shard.map { "shard \($0) of " } ?? "")
+          + "\(configuration.scenes.count) scenes or variants x "
           + "\(configuration.sizes.count) sizes x \(configuration.solvers.count) solvers x "
           + "\(configuration.modes.count) modes)"
           + (configuration.rounds > 1
@@ -248,6 +258,8 @@ struct Run: ParsableCommand {
           + ", writing \(output)" + estimate(configuration))
     }
     var rounds: [[ResultRow]] = []
+    // Between rounds this process reads and writes files of its own: a signal is checked for.
+    if configuration.rounds > 1 { Interrupts.deferExit() }
     do {
       if configuration.rounds > 1 {
         // Each round in a process of its own: a process's memory layout moves a small cell's
@@ -272,6 +284,7 @@ struct Run: ParsableCommand {
         rounds.append(rows)
       }
       let rows = rounds.count == 1 ? rounds[0] : ResultRow.pooling(rounds: rounds)
+      try Interrupts.check()
       if rounds.count > 1 { try writer.rewrite(rows) }
       try writer.commit()
       return rows
@@ -322,7 +335,8 @@ struct Run: ParsableCommand {
         "bench run: round \(label) "
           + (exited
             ? "exited \(process.terminationStatus)"
-            : "was ended by signal \(process.terminationStatus)"))
+            : "was ended by signal \(process.terminationStatus)")
+          + "; the \(writer.count) rows of the rounds before it are in \(writer.partialPath)")
     }
     let rows: [ResultRow]
     do {

@@ -77,21 +77,18 @@ struct Stress: ParsableCommand {
     }
     ensureDeterministicHashing()
     let runner = StressRunner(configuration: configuration)
-    var traceFile: UnsafeMutablePointer<FILE>?
+    // The trace goes to TRACE.partial, every line a checked write, renamed when the run ends.
+    var traceFile: PartialFile?
+    var traceFailure: OutputFileError?
     if let trace {
       do {
-        try OutputFile.prepare(trace)
+        traceFile = try PartialFile(path: trace)
       } catch {
         throw BenchFailure("bench stress: --trace", error)
       }
-      guard let file = fopen(trace, "w") else {
-        throw BenchFailure(
-          .ioFailure,
-          "bench stress: --trace: \(trace): cannot write: \(String(cString: strerror(errno)))")
-      }
-      traceFile = file
+      Interrupts.keep(
+        traceFile!, note: "\ninterrupted: the trace so far is in \(traceFile!.partialPath)\n")
     }
-    defer { if let traceFile { fclose(traceFile) } }
     var lastProgress = Date()
     // Set before the scene is built, so that the note's buffer is not allocated during the run,
     // where the memory verdict would count it, and a crash while building says so.
@@ -113,10 +110,14 @@ struct Stress: ParsableCommand {
         },
         trace: traceFile.map { file in
           { step, operation, hash in
+            guard traceFailure == nil else { return }
             let line =
               "\(step)\t\(String(hash, radix: 16))\t\(operation.map { "\($0)" } ?? "first layout")\n"
-            fputs(line, file)
-            fflush(file)
+            do throws(OutputFileError) {
+              try file.append(line)
+            } catch {
+              traceFailure = error
+            }
           }
         })
     } catch {
@@ -124,6 +125,17 @@ struct Stress: ParsableCommand {
       throw ExitCode(64)
     }
     printOutput(report.summary)
+    if let traceFile {
+      do {
+        if let traceFailure { throw traceFailure }
+        try traceFile.commit()
+        Interrupts.release()
+      } catch {
+        throw BenchFailure(
+          .ioFailure,
+          "bench stress: --trace: \(error); the trace so far is in \(traceFile.partialPath)")
+      }
+    }
     if let violation = report.violation {
       printError("bench stress: \(violation)")
       throw ExitCode(1)

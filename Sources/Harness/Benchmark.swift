@@ -44,6 +44,16 @@ public enum Phase: String, CaseIterable, Sendable, CustomStringConvertible {
 
   /// Whether each repetition needs a new scene (build, first solve, teardown).
   public var isOneShot: Bool { self == .build || self == .firstSolve || self == .teardown }
+
+  /// Whether a group of `kind` in `mode` measures this phase: a full re-solve has no one-shot
+  /// phases and no layout pass of its own, and only the size-class scene switches size class.
+  ///
+  /// - Complexity: O(1).
+  public func applies(to kind: SceneKind, mode: Mode) -> Bool {
+    if mode == .full && (isOneShot || self == .layoutPass) { return false }
+    if self == .sizeClassSwitch { return kind == .sizeClassButtons }
+    return true
+  }
 }
 
 /// How updates are solved.

@@ -19,7 +19,11 @@ extension BenchmarkConfiguration {
     for (kind, variant) in scenes {
       for size in sizes {
         for solver in solvers {
-          for mode in modes { groups.insert(group(kind, variant, size, solver.name, mode)) }
+          for mode in modes
+          where includes(ShardGroup(scene: kind, variant: variant, solver: solver.name, mode: mode))
+          {
+            groups.insert(group(kind, variant, size, solver.name, mode))
+          }
         }
       }
     }

@@ -30,11 +30,14 @@ public struct BenchmarkRunner {
     var tableau: [String: (views: Int, rows: Int, columns: Int)] = [:]
     /// Why the solver refused a smaller size of a scene/solver/mode group for lack of memory.
     var refusals: [String: String] = [:]
-    /// Seconds of one unreported pass at an intermediate size, by scene/solver/size: measured
-    /// once and shared by both modes, whose one-shot phases are the same.
+    /// The sparse solver's tableau at each scene and size: a dense group's estimate at its first
+    /// size, before it has a smaller size of its own (in the default matrix, 100 views, which
+    /// no budget comes near).
+    var sparseTableau: [String: (rows: Int, columns: Int)] = [:]
+    /// Seconds of one unreported pass at an intermediate size, by group and size.
     var probes: [String: Double] = [:]
-    /// Bytes a view at the largest size measured so far, by scene/variant/solver: the most any
-    /// of its phases held at its peak or retained, over its view count.
+    /// Bytes a view at the largest size measured so far, by group: the most any of its phases
+    /// held at its peak or retained, over its view count.
     var bytesPerView: [String: (views: Int, bytes: Double)] = [:]
     /// The checksum of the first lexicographic solver measured, by scene/variant/size/mode/
     /// phase: what a weighted-priority strategy's frames are compared with.
@@ -98,11 +101,7 @@ public struct BenchmarkRunner {
 
   /// The phases of a group that apply to its scene.
   private func phases(for kind: SceneKind, mode: Mode) -> [Phase] {
-    configuration.phases.filter { phase in
-      if mode == .full && (phase.isOneShot || phase == .layoutPass) { return false }
-      if phase == .sizeClassSwitch { return kind == .sizeClassButtons }
-      return true
-    }
+    configuration.phases.filter { $0.applies(to: kind, mode: mode) }
   }
 
   private func runGroup<Failure: Error>(
@@ -199,8 +198,14 @@ public struct BenchmarkRunner {
         if let solverStatistics = scene.solverStatistics {
           measurement.statistics = (solverStatistics.variables, solverStatistics.constraints)
         }
-        if solver == .dense, let solverStatistics = scene.solverStatistics {
-          history.tableau[group.key] = (size, solverStatistics.rows, solverStatistics.symbols)
+        if let solverStatistics = scene.solverStatistics {
+          if solver == .dense {
+            history.tableau[group.key] = (size, solverStatistics.rows, solverStatistics.symbols)
+          } else if solver == .sparse {
+            history.sparseTableau["\(kind)/\(variant)/\(size)"] = (
+              solverStatistics.rows, solverStatistics.symbols
+            )
+          }
         }
         // Every phase's first pair, then every phase's rest (see measureSteady).
         for firstPair in [true, false] where measurement.refusal == nil {
@@ -244,7 +249,7 @@ public struct BenchmarkRunner {
     }
     let mostBytes = measurement.mostBytes
     if mostBytes > 0 {
-      let memoryKey = "\(kind)/\(variant)/\(solver)"
+      let memoryKey = group.key
       let perView = Double(mostBytes) / Double(max(1, size))
       if size >= history.bytesPerView[memoryKey]?.views ?? 0 {
         history.bytesPerView[memoryKey] = (size, perView)
@@ -386,21 +391,33 @@ public struct BenchmarkRunner {
   ) -> Plan {
     if let refusal = history.refusals[groupKey] { return .skip(refusal + " (at a smaller size)") }
     if let reason = Self.memoryRefusal(
-      views: size, measured: history.bytesPerView["\(kind)/\(variant)/\(solver)"],
+      views: size, measured: history.bytesPerView[groupKey],
       budget: configuration.memoryBudget)
     {
       return .skip(reason)
     }
-    if solver == .dense, let measured = history.tableau[groupKey], measured.views < size {
-      // Rows and columns grow with the views (a row per constraint, a column per symbol).
-      let scale = Double(size) / Double(measured.views)
-      let rows = Int(Double(measured.rows) * scale), columns = Int(Double(measured.columns) * scale)
-      let bytes = DenseTableau.bytesNeeded(rows: rows, columns: columns)
-      if bytes > configuration.denseMemoryBudget {
-        return .skip(
-          "dense tableau of about \(rows) rows x \(columns) columns (scaled from "
-            + "\(measured.views) views) needs \(bytes / (1 << 20)) MiB, over the "
-            + "\(configuration.denseMemoryBudget / (1 << 20)) MiB memory budget")
+    if solver == .dense {
+      // Rows and columns grow with the views (a row per constraint, a column per symbol): the
+      // group's own tableau at a smaller size, scaled; before it has one, the sparse solver's
+      // at this size, when this process measured it.
+      var estimate: (rows: Int, columns: Int, basis: String)?
+      if let measured = history.tableau[groupKey], measured.views < size {
+        let scale = Double(size) / Double(measured.views)
+        estimate = (
+          Int(Double(measured.rows) * scale), Int(Double(measured.columns) * scale),
+          "scaled from \(measured.views) views"
+        )
+      } else if let sparse = history.sparseTableau["\(kind)/\(variant)/\(size)"] {
+        estimate = (sparse.rows, sparse.columns, "the sparse tableau's")
+      }
+      if let estimate {
+        let bytes = DenseTableau.bytesNeeded(rows: estimate.rows, columns: estimate.columns)
+        if bytes > configuration.denseMemoryBudget {
+          return .skip(
+            "dense tableau of about \(estimate.rows) rows x \(estimate.columns) columns "
+              + "(\(estimate.basis)) needs \(bytes / (1 << 20)) MiB, over the "
+              + "\(configuration.denseMemoryBudget / (1 << 20)) MiB memory budget")
+        }
       }
     }
     let warmup = configuration.warmup
@@ -415,7 +432,7 @@ public struct BenchmarkRunner {
     let warmupPasses = mode == .full ? 0 : warmup
     if points.count == 1,
       let probed = probe(
-        kind, variant, size, solver, from: points[0],
+        kind, variant, size, solver, groupKey: groupKey, from: points[0],
         passes: Double(warmupPasses + 1) * fullPasses, &history)
     {
       points.append(probed)
@@ -479,13 +496,13 @@ public struct BenchmarkRunner {
   /// or when the pass fails.
   private func probe(
     _ kind: SceneKind, _ variant: String, _ size: Int, _ solver: SolverStrategy,
-    from measured: (Double, Double), passes: Double, _ history: inout History
+    groupKey: String, from measured: (Double, Double), passes: Double, _ history: inout History
   ) -> (Double, Double)? {
     guard
       let middle = Self.probeSize(
         between: measured, and: size, passes: passes, budget: configuration.cellBudget)
     else { return nil }
-    let key = "\(kind)/\(variant)/\(solver)/\(Int(middle))"
+    let key = "\(groupKey)/\(Int(middle))"
     if let known = history.probes[key] { return (middle, known) }
     let start = monotonicNanoseconds()
     guard

@@ -50,25 +50,24 @@ extension Comparison {
   public mutating func requireSlopeInstructionEvidence(
     baseline: [ResultRow], current: [ResultRow], tolerance: Double
   ) {
-    func bySeries(_ rows: [ResultRow]) -> [String: Double] {
-      Dictionary(
-        ScalingSlope.slopes(of: rows, figure: .instructions).map { ($0.series, $0.slope) },
-        uniquingKeysWith: { first, _ in first })
-    }
-    let before = bySeries(baseline), after = bySeries(current)
+    // The slopes of instructions, judged as the gate judges any slope.
+    var evidence = Comparison(baseline: [], current: [], timeThreshold: .infinity)
+    evidence.judgeSlopes(
+      baseline: baseline, current: current, figure: .instructions, tolerance: tolerance)
+    let counted = Set(evidence.judgedSeries)
+    var movedBySeries: [String: Verdict] = [:]
+    for finding in evidence.findings { movedBySeries[finding.key] = finding.verdict }
     let metric = Comparison.slopeMetric(.medianTime)
     for index in findings.indices
     where findings[index].metric == metric && findings[index].verdict != .changed {
       let finding = findings[index]
-      guard let was = before[finding.key], let now = after[finding.key] else {
+      guard counted.contains(finding.key) else {
         inputProblems.append(
           "\(finding.key): its slope of time was judged \(finding.verdict.rawValue) but it has "
             + "no instruction counts at two sizes in both runs to back it")
         continue
       }
-      let moved: Verdict? =
-        now > was + tolerance ? .regression : now < was - tolerance ? .improvement : nil
-      if moved != finding.verdict {
+      if movedBySeries[finding.key] != finding.verdict {
         slopesWithoutInstructions.append(finding)
         findings[index].verdict = .changed
       }

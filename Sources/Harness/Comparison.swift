@@ -59,6 +59,8 @@ public struct Comparison {
   /// Series whose slopes were compared (``judgeSlopes(baseline:current:figure:tolerance:)``);
   /// nil when the complexity gate did not run.
   public var slopesJudged: Int? = nil
+  /// The series whose slopes were compared.
+  public var judgedSeries: [String] = []
   /// Time verdicts set aside because the cell's instruction count did not move the same way
   /// (``requireInstructionEvidence(counted:)``), as they were judged.
   public var timeWithoutInstructions: [Finding] = []

@@ -4,7 +4,8 @@ import Foundation
 /// within a frame's budget, read off the measured sizes along their log-log slope.
 public struct FrameBudget: Sendable, Equatable {
   /// The largest view count that fits, or nil when the time does not grow with the views past
-  /// the largest size measured (no limit in sight).
+  /// the largest size measured (no limit in sight); 0 when even the smallest size is over the
+  /// budget and the time does not fall towards smaller ones (none fit).
   public var views: Double?
   /// Whether ``views`` lies outside the measured sizes (beyond the largest, or below the
   /// smallest), read off a slope rather than between two measurements.
@@ -37,7 +38,7 @@ public struct FrameBudget: Sendable, Equatable {
     }
     if first.nanoseconds > budget {
       let rising = points.count >= 2 ? slope(points[0], points[1]) : 1
-      return FrameBudget(views: rising > 0 ? along(first, rising) : nil, isExtrapolated: true)
+      return FrameBudget(views: rising > 0 ? along(first, rising) : 0, isExtrapolated: true)
     }
     if let crossing = points.indices.dropLast().first(where: {
       points[$0].nanoseconds <= budget && points[$0 + 1].nanoseconds > budget

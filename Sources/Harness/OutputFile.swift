@@ -143,11 +143,8 @@ public enum OutputFile {
     defer { PendingFiles.unregister() }
     do throws(OutputFileError) {
       try writeAll(Array(text.utf8), to: descriptor, path: path)
-      guard fchmod(descriptor, 0o644) == 0, fsync(descriptor) == 0 else {
-        throw .system(path, "write")
-      }
-      guard close(descriptor) == 0 else {
-        unlink(temporary)
+      // mkstemp makes the file private; a finished file gets the mode any new file would.
+      guard fchmod(descriptor, 0o666 & ~creationMask) == 0, fsync(descriptor) == 0 else {
         throw .system(path, "write")
       }
     } catch {
@@ -155,12 +152,24 @@ public enum OutputFile {
       unlink(temporary)
       throw error
     }
+    guard close(descriptor) == 0 else {
+      let failure = OutputFileError.system(path, "write")
+      unlink(temporary)
+      throw failure
+    }
     guard rename(temporary, path) == 0 else {
       let failure = OutputFileError.system(path, "move the finished file into place")
       unlink(temporary)
       throw failure
     }
   }
+
+  /// The process's file-creation mask, read once (reading it means setting it).
+  private static let creationMask: mode_t = {
+    let mask = umask(0o022)
+    umask(mask)
+    return mask
+  }()
 
   /// Writes every byte of `bytes` to `descriptor`, retrying short writes and interruptions.
   ///
@@ -258,24 +267,34 @@ public final class PartialFile: @unchecked Sendable {
 /// handler can remove it (with `unlink`, which is safe in a signal handler) before the process
 /// exits.
 public enum PendingFiles {
+  // Fixed storage allocated once, so that the handler touches no Swift global that needs
+  // initialising; `isSet[0]` is cleared before the path is rewritten and set after.
   nonisolated(unsafe) private static let buffer = UnsafeMutablePointer<CChar>.allocate(
     capacity: Int(PATH_MAX) + 1)
-  nonisolated(unsafe) private static var isSet = false
+  nonisolated(unsafe) private static let isSet: UnsafeMutablePointer<Int32> = {
+    let flag = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+    flag.initialize(to: 0)
+    return flag
+  }()
 
   static func register(_ path: String) {
     let bytes = path.utf8CString
     guard bytes.count <= Int(PATH_MAX) else { return }
-    isSet = false
+    isSet[0] = 0
     for (index, byte) in bytes.enumerated() { buffer[index] = byte }
-    isSet = true
+    isSet[0] = 1
   }
 
-  static func unregister() { isSet = false }
+  static func unregister() { isSet[0] = 0 }
 
-  /// Removes the file under way, if any. Async-signal-safe.
+  /// Makes the storage the handler reads ready, so that the handler itself initialises
+  /// nothing: call before installing it.
+  public static func prepareForSignalHandler() { unregister() }
+
+  /// Removes the file under way, if any. Async-signal-safe once a file has been registered.
   ///
   /// - Complexity: one system call.
   public static func removeInSignalHandler() {
-    if isSet { unlink(buffer) }
+    if isSet[0] != 0 { unlink(buffer) }
   }
 }

@@ -63,47 +63,73 @@ public struct ScalingSlope: Sendable, Equatable {
 }
 
 extension Comparison {
-  /// Adds the complexity gate's findings: for every series with a slope of `figure` in both
-  /// runs (each over the sizes it measured), a regression when the current slope exceeds the
-  /// baseline's by more than `tolerance`, an improvement when it is lower by more. A cost that
-  /// turns quadratic at the largest size moves the slope by far more than it moves the small
-  /// cells a per-cell percentage judges.
-  ///
-  /// - Complexity: O(rows of both files).
+  /// Adds the complexity gate's findings, for every series measured (status `ok`, with the
+  /// figure) at two sizes or more in both runs:
+  /// - over the sizes both runs measured, a regression when the current slope exceeds the
+  ///   baseline's by more than `tolerance`, an improvement when it is lower by more;
+  /// - past the largest size both measured, where only the current run went on, the slope of
+  ///   that last stretch is judged the same way against the baseline's slope over the sizes
+  ///   both measured. A cost that turns quadratic at the largest size moves a slope by far more
+  ///   than it moves the small cells a per-cell percentage judges, even the cells both have.
+  /// Sizes only the baseline measured are left out, so a subset of sizes is not a verdict.
   /// A series whose sizes span less than `minimumSpan` (largest over smallest) is left out:
   /// over a factor of 2, 5 % of noise in each of two times moves a slope by 0.14.
+  ///
+  /// - Complexity: O(rows of both files).
   public mutating func judgeSlopes(
     baseline: [ResultRow], current: [ResultRow], figure: ScalingSlope.Figure, tolerance: Double,
     minimumSpan: Double = 1
   ) {
     slopesJudged = slopesJudged ?? 0
-    let before = Dictionary(
-      ScalingSlope.slopes(of: baseline, figure: figure).map { ($0.series, $0) },
-      uniquingKeysWith: { first, _ in first })
-    func span(_ slope: ScalingSlope) -> Double {
-      Double(slope.sizes.last!) / Double(slope.sizes.first!)
+    func points(_ rows: [ResultRow]) -> [String: [Int: Double]] {
+      var points: [String: [Int: Double]] = [:]
+      for row in rows where row.status == .ok {
+        guard let value = figure.value(of: row) else { continue }
+        points[ScalingSlope.seriesKey(row), default: [:]][row.views] = value
+      }
+      return points
     }
-    for now in ScalingSlope.slopes(of: current, figure: figure) {
-      guard let was = before[now.series], span(now) >= minimumSpan, span(was) >= minimumSpan
+    func slope(_ points: [Int: Double], _ sizes: [Int]) -> Double? {
+      logLogSlope(sizes.map { (x: Double($0), y: points[$0]!) })
+    }
+    func text(_ slope: Double, _ sizes: [Int]) -> String {
+      String(format: "%.2f", slope) + " (" + sizes.map(String.init).joined(separator: " ") + ")"
+    }
+    let before = points(baseline)
+    var order: [String] = []
+    for row in current where !order.contains(ScalingSlope.seriesKey(row)) {
+      order.append(ScalingSlope.seriesKey(row))
+    }
+    let after = points(current)
+    for series in order {
+      guard let was = before[series], let now = after[series] else { continue }
+      let shared = Set(was.keys).intersection(now.keys).sorted()
+      guard shared.count >= 2, Double(shared.last!) / Double(shared.first!) >= minimumSpan,
+        let baselineSlope = slope(was, shared), let currentSlope = slope(now, shared)
       else { continue }
-      slopesJudged = (slopesJudged ?? 0) + 1
+      slopesJudged! += 1
+      judgedSeries.append(series)
+      var judged = (current: currentSlope, sizes: shared)
+      // The stretch only the current run measured, from the largest shared size on.
+      let beyond = now.keys.filter { $0 > shared.last! }.sorted()
+      if !beyond.isEmpty, let stretch = slope(now, [shared.last!] + beyond),
+        abs(stretch - baselineSlope) > abs(currentSlope - baselineSlope)
+      {
+        judged = (stretch, [shared.last!] + beyond)
+      }
       let verdict: Verdict
-      if now.slope > was.slope + tolerance {
+      if judged.current > baselineSlope + tolerance {
         verdict = .regression
-      } else if now.slope < was.slope - tolerance {
+      } else if judged.current < baselineSlope - tolerance {
         verdict = .improvement
       } else {
         continue
       }
-      func text(_ slope: ScalingSlope) -> String {
-        String(format: "%.2f", slope.slope) + " ("
-          + slope.sizes.map(String.init)
-          .joined(separator: " ") + ")"
-      }
       findings.append(
         Finding(
-          key: now.series, metric: Comparison.slopeMetric(figure), baseline: text(was),
-          current: text(now), verdict: verdict))
+          key: series, metric: Comparison.slopeMetric(figure),
+          baseline: text(baselineSlope, shared), current: text(judged.current, judged.sizes),
+          verdict: verdict))
     }
   }
 

@@ -151,17 +151,18 @@ extension BenchmarkConfiguration {
       "modes=" + modes.map(\.rawValue).joined(separator: " "),
       "phases=" + phases.map(\.rawValue).joined(separator: " "),
       "seed=\(seed)", "repetitions=\(repetitions)", "warmup=\(warmup)",
-      "min-time=\(minimumTime)", "cell-budget=\(cellBudget)",
-      "memory-budget=\(memoryBudget >> 20)", "rounds=\(rounds)",
+      // Not the memory budget: by default half the machine's memory, which two machines of
+      // one kind can report a few MiB apart (the machine column tells machines apart).
+      "min-time=\(minimumTime)", "cell-budget=\(cellBudget)", "rounds=\(rounds)",
     ].joined(separator: ";")
   }
 
-  /// The groups and sizes a ``matrixDescription`` names, or nil when it is not one.
+  /// The groups, sizes and phases a ``matrixDescription`` names, or nil when it is not one.
   ///
   /// - Complexity: O(description length).
   public static func groupsAndSizes(
     ofMatrix description: String
-  ) -> (groups: [ShardGroup], sizes: [Int])? {
+  ) -> (groups: [ShardGroup], sizes: [Int], phases: [Phase])? {
     var fields: [String: [String]] = [:]
     for part in description.split(separator: ";") {
       let pair = part.split(separator: "=", maxSplits: 1).map(String.init)
@@ -183,7 +184,10 @@ extension BenchmarkConfiguration {
       }
     }
     let sizeValues = sizes.compactMap { Int($0) }
-    guard sizeValues.count == sizes.count else { return nil }
-    return (groups, sizeValues)
+    let phases = (fields["phases"] ?? []).compactMap(Phase.init(rawValue:))
+    guard sizeValues.count == sizes.count, phases.count == fields["phases"]?.count ?? 0 else {
+      return nil
+    }
+    return (groups, sizeValues, phases)
   }
 }

@@ -8,7 +8,7 @@ public struct ShardMerge: Sendable {
   /// when they can.
   public private(set) var problems: [String] = []
 
-  /// Merges `files` (a name, to say in a problem, and its rows). Refused: a file without rows;
+  /// Merges `files` (a name, to say in a problem, and its rows). Refused: no row in any file;
   /// a file whose rows are not of one shard; files of different commits, machines,
   /// toolchains or matrices, or of different shard counts; a shard given twice; a cell in two
   /// files; and a group or size of the matrix that no file measured.
@@ -29,10 +29,9 @@ public struct ShardMerge: Sendable {
     }
     var fileFacts: [(name: String, facts: Facts)] = []
     for file in files {
-      guard let first = file.rows.first else {
-        problems.append("\(file.name) has no rows")
-        continue
-      }
+      // A shard whose groups have no phase of the matrix to measure writes no row: it adds
+      // nothing, and the check that every group ran still holds the rest to account.
+      guard let first = file.rows.first else { continue }
       let own = facts(first)
       if let other = file.rows.first(where: { facts($0) != own }) {
         problems.append(
@@ -48,7 +47,11 @@ public struct ShardMerge: Sendable {
       }
       fileFacts.append((file.name, own))
     }
-    guard problems.isEmpty, let reference = fileFacts.first else { return }
+    guard problems.isEmpty else { return }
+    guard let reference = fileFacts.first else {
+      problems.append("no file has a row: nothing to merge")
+      return
+    }
     for (label, value) in [
       ("commit", \Facts.commit), ("machine", \Facts.machine), ("toolchain", \Facts.toolchain),
       ("matrix", \Facts.matrix),
@@ -107,17 +110,20 @@ public struct ShardMerge: Sendable {
           + (cells.count > 5 ? ", …" : ""))
     }
     guard
-      let (groups, sizes) = BenchmarkConfiguration.groupsAndSizes(
+      let (allGroups, sizes, phases) = BenchmarkConfiguration.groupsAndSizes(
         ofMatrix: reference.facts.matrix)
     else {
       problems.append(
         "\(reference.name): its matrix column is not a matrix: \(reference.facts.matrix)")
       return
     }
-    var measured = Set<String>()
-    for row in merged { measured.insert("\(ShardGroup(row)) \(row.views)") }
     // A group emits rows for every size it runs (skipped ones included), unless no phase of
     // the matrix applies to it.
+    let groups = allGroups.filter { group in
+      phases.contains { $0.applies(to: group.scene, mode: group.mode) }
+    }
+    var measured = Set<String>()
+    for row in merged { measured.insert("\(ShardGroup(row)) \(row.views)") }
     let missing = groups.flatMap { group in
       sizes.compactMap { measured.contains("\(group) \($0)") ? nil : "\(group) at \($0) views" }
     }
@@ -141,14 +147,17 @@ public struct ShardMerge: Sendable {
       sceneOrder["\(group.scene)/\(group.variant)"] = sceneOrder.count
     }
     let sizeOrder = Dictionary(uniqueKeysWithValues: sizes.enumerated().map { ($1, $0) })
-    let phaseOrder = Dictionary(uniqueKeysWithValues: Phase.allCases.enumerated().map { ($1, $0) })
+    let phaseOrder = Dictionary(
+      phases.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
     func position(_ row: ResultRow) -> [Int] {
       [
         sceneOrder["\(row.scene)/\(row.variant)"] ?? 0, sizeOrder[row.views] ?? 0,
         groupOrder[ShardGroup(row)] ?? 0, phaseOrder[row.phase] ?? 0,
       ]
     }
-    let first = files[shards.firstIndex { $0.shard?.index == 1 } ?? 0].rows[0]
+    // The run id and time of shard 1 (or of the first file with rows).
+    let firstName = shards.first { $0.shard?.index == 1 }?.name ?? reference.name
+    let first = files.first { $0.name == firstName && !$0.rows.isEmpty }!.rows[0]
     rows = merged.sorted { position($0).lexicographicallyPrecedes(position($1)) }.map {
       var row = $0
       row.runID = first.runID

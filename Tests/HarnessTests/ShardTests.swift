@@ -200,7 +200,8 @@ func committedResults(_ name: String) throws -> [ResultRow] {
     var files = Self.shards(2)
     files[0].rows[0].commit = "other"
     #expect(ShardMerge(files: files).problems.contains { $0.contains("s1.csv is not one shard") })
-    #expect(ShardMerge(files: [("empty.csv", [])]).problems == ["empty.csv has no rows"])
+    #expect(
+      ShardMerge(files: [("empty.csv", [])]).problems == ["no file has a row: nothing to merge"])
   }
 }
 
@@ -237,7 +238,19 @@ func committedResults(_ name: String) throws -> [ResultRow] {
     let finding = comparison.findings.first { $0.metric == "slope of instructions" }
     #expect(finding?.key == "form/standard/sparse/incremental/resize")
     #expect(finding?.baseline == "1.00 (100 1000)")
+    #expect(finding?.current == "2.00 (1000 10000)")
     #expect(comparison.markdown(allowingSubset: true).contains("slopes judged in 1 series"))
+  }
+
+  @Test func sizesOnlyTheBaselineMeasuredAreNoVerdict() {
+    // A run of a subset of the baseline's sizes, with the same counts: nothing moved.
+    let baseline = Self.series([100, 1000, 10000], { 5000 * $0 + 0.01 * $0 * $0 })
+    let current = Array(baseline.prefix(2))
+    var comparison = Comparison(baseline: baseline, current: current, timeThreshold: .infinity)
+    comparison.judgeSlopes(
+      baseline: baseline, current: current, figure: .instructions, tolerance: 0.1)
+    #expect(comparison.outcome(allowingSubset: true) == .unchanged)
+    #expect(comparison.slopesJudged == 1)
   }
 
   @Test func anUnchangedBuildPasses() {
@@ -296,5 +309,9 @@ func committedResults(_ name: String) throws -> [ResultRow] {
     #expect(below.isExtrapolated)
     let belowViews = try #require(below.views)
     #expect(abs(belowViews - 10) < 1e-9)
+    // Over the budget at every size, and not falling towards smaller ones: none fit.
+    let none = try #require(
+      FrameBudget.largestViews(fitting: 1e6, points: [(10, 20e6), (20, 18e6)]))
+    #expect(none.views == 0)
   }
 }
