@@ -22,20 +22,34 @@ extension Comparison {
     for finding in findings where finding.metric == "instructions" && finding.verdict != .changed {
       moved[finding.key] = finding.verdict
     }
+    timeWithoutInstructions += setAside(
+      "median_ns", unlessMoved: moved, counted: counted,
+      missing: {
+        "its time was judged \($0) but it has no instruction count in both runs to back it"
+      })
+  }
+
+  /// Sets aside the verdicts on `metric` whose key did not move the same way in `moved`
+  /// (their verdict becomes `changed`) and returns them; a verdict whose key was not `counted`
+  /// is an input problem, said by `missing` (given the verdict).
+  mutating func setAside(
+    _ metric: String, unlessMoved moved: [String: Verdict], counted: Set<String>,
+    missing: (String) -> String
+  ) -> [Finding] {
+    var setAside: [Finding] = []
     for index in findings.indices
-    where findings[index].metric == "median_ns" && findings[index].verdict != .changed {
+    where findings[index].metric == metric && findings[index].verdict != .changed {
       let finding = findings[index]
       guard counted.contains(finding.key) else {
-        inputProblems.append(
-          "\(finding.key): its time was judged \(finding.verdict.rawValue) but it has no "
-            + "instruction count in both runs to back it")
+        inputProblems.append("\(finding.key): " + missing(finding.verdict.rawValue))
         continue
       }
       if moved[finding.key] != finding.verdict {
-        timeWithoutInstructions.append(finding)
+        setAside.append(finding)
         findings[index].verdict = .changed
       }
     }
+    return setAside
   }
 }
 
@@ -57,20 +71,11 @@ extension Comparison {
     let counted = Set(evidence.judgedSeries)
     var movedBySeries: [String: Verdict] = [:]
     for finding in evidence.findings { movedBySeries[finding.key] = finding.verdict }
-    let metric = Comparison.slopeMetric(.medianTime)
-    for index in findings.indices
-    where findings[index].metric == metric && findings[index].verdict != .changed {
-      let finding = findings[index]
-      guard counted.contains(finding.key) else {
-        inputProblems.append(
-          "\(finding.key): its slope of time was judged \(finding.verdict.rawValue) but it has "
-            + "no instruction counts at two sizes in both runs to back it")
-        continue
-      }
-      if movedBySeries[finding.key] != finding.verdict {
-        slopesWithoutInstructions.append(finding)
-        findings[index].verdict = .changed
-      }
-    }
+    slopesWithoutInstructions += setAside(
+      Comparison.slopeMetric(.medianTime), unlessMoved: movedBySeries, counted: counted,
+      missing: {
+        "its slope of time was judged \($0) but it has no instruction counts at two sizes in "
+          + "both runs to back it"
+      })
   }
 }
