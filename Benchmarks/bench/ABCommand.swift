@@ -131,12 +131,10 @@ struct AB: ParsableCommand {
     var groupIndex: [String: Int] = [:]
     for (kind, variant) in configuration.scenes {
       for solver in configuration.solvers {
-        for mode in configuration.modes
-        where configuration.includes(
-          ShardGroup(scene: kind, variant: variant, solver: solver.name, mode: mode))
-        {
-          groupIndex["\(kind.rawValue)/\(variant)/\(solver.name)/\(mode.rawValue)"] =
-            groups.count
+        for mode in configuration.modes {
+          let group = ShardGroup(scene: kind, variant: variant, solver: solver.name, mode: mode)
+          guard configuration.includes(group) else { continue }
+          groupIndex[group.description] = groups.count
           groups.append([
             "--scenes", "\(kind.rawValue)/\(variant)", "--solvers", solver.name, "--modes",
             mode.rawValue,
@@ -215,7 +213,7 @@ struct AB: ParsableCommand {
       /// The index of the group that measures the cell `key`.
       func group(of key: String, in rows: [ResultRow]) -> Int? {
         rows.first { $0.key == key }.flatMap {
-          groupIndex["\($0.scene.rawValue)/\($0.variant)/\($0.solver.rawValue)/\($0.mode.rawValue)"]
+          groupIndex[ShardGroup($0).description]
         }
       }
       // A time verdict is measured again: its groups run for as many more rounds, and every
@@ -300,21 +298,18 @@ struct AB: ParsableCommand {
       try Interrupts.check()
       try OutputFile.write(ResultsFile.text(pooled[0]), to: directory + "/baseline.csv")
       try OutputFile.write(ResultsFile.text(pooled[1]), to: directory + "/current.csv")
-      try? FileManager.default.removeItem(atPath: scratch)
       let report = comparison.markdown(verbose: verbose) + confirmation
       printOutput(report, terminator: "")
       try OutputFile.write(report, to: directory + "/comparison.md")
     } catch let interruption as Interruption {
-      // Every round finished so far, pooled, in .partial files; the rounds' files were scratch.
+      // Every round finished so far, pooled, in .partial files.
       let (_, pooled) = compare()
       try? OutputFile.write(ResultsFile.text(pooled[0]), to: directory + "/baseline.csv.partial")
       try? OutputFile.write(ResultsFile.text(pooled[1]), to: directory + "/current.csv.partial")
-      try? FileManager.default.removeItem(atPath: scratch)
       throw interruption.failure(
         "the rounds measured so far are in \(directory)/baseline.csv.partial and "
           + "\(directory)/current.csv.partial")
     } catch let error as OutputFileError {
-      try? FileManager.default.removeItem(atPath: scratch)
       throw BenchFailure("bench ab", error)
     }
     switch comparison.outcome() {

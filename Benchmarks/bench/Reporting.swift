@@ -126,44 +126,16 @@ final class ProgressReporter {
 /// phase) measured at two sizes or more; of instructions instead in a `--callgrind` run, whose
 /// rows have no times.
 struct ScalingTable {
-  struct Entry {
-    var scene: SceneKind
-    var variant: String
-    var solver: ResultRow.Solver
-    var mode: Mode
-    var phase: Phase
-    var sizes: [Int]
-    var slope: Double
-  }
-
-  var entries: [Entry] = []
+  /// Every series measured at two sizes or more, with its slope.
+  var entries: [ScalingSlope] = []
   /// What the slopes are of: `median time` or `instructions`.
   var metric = "median time"
 
   init(_ rows: [ResultRow]) {
-    let counted = rows.contains { $0.instructions != nil }
-    if counted { metric = "instructions" }
-    let figure = { (row: ResultRow) -> Double in
-      Double(counted ? row.instructions ?? 0 : row.medianNanoseconds)
-    }
-    var groups: [String: [ResultRow]] = [:]
-    var order: [String] = []
-    for row in rows where row.status == .ok && figure(row) > 0 {
-      let key = "\(row.scene)|\(row.variant)|\(row.solver)|\(row.mode)|\(row.phase)"
-      if groups[key] == nil { order.append(key) }
-      groups[key, default: []].append(row)
-    }
-    for key in order {
-      let group = groups[key]!.sorted { $0.views < $1.views }
-      guard group.count >= 2,
-        let slope = logLogSlope(group.map { (x: Double($0.views), y: figure($0)) })
-      else { continue }
-      let first = group[0]
-      entries.append(
-        Entry(
-          scene: first.scene, variant: first.variant, solver: first.solver, mode: first.mode,
-          phase: first.phase, sizes: group.map(\.views), slope: slope))
-    }
+    let figure: ScalingSlope.Figure =
+      rows.contains { $0.instructions != nil } ? .instructions : .medianTime
+    metric = figure.rawValue
+    entries = ScalingSlope.slopes(of: rows, figure: figure)
   }
 
   static func path(forResults path: String) -> String {

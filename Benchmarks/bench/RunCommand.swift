@@ -318,11 +318,7 @@ struct Run: ParsableCommand {
       try Interrupts.run(process)
     } catch let interruption as Interruption {
       // The round keeps what it measured in its .partial file, whole rows only.
-      if let data = FileManager.default.contents(atPath: path + ".partial"),
-        let rows = try? ResultsFile.rows(String(decoding: data, as: UTF8.self))
-      {
-        try writer.append(rows)
-      }
+      if let rows = try? ResultsFile.load(path + ".partial") { try writer.append(rows) }
       throw interruption
     }
     guard process.terminationReason == .exit, process.terminationStatus == 0 else {
