@@ -61,7 +61,7 @@ public struct EqualityPlan: Sendable {
   public internal(set) var largestBlock = 0
 
   /// The number of blocks.
-  public var blockCount: Int { blockStarts.count - 1 }
+  public var blockCount: Int { max(blockStarts.count - 1, 0) }
 
   /// The number of unknowns the equalities determine.
   public var determinedCount: Int { subjects.count }
@@ -92,18 +92,37 @@ public struct EqualityPlan: Sendable {
   public init(equalities: [LinearExpression], variableCount: Int, known: [Variable] = [])
     throws(EqualityPlanError)
   {
-    self.variableCount = variableCount
     var isKnown = [Bool](repeating: false, count: variableCount)
     for variable in known { isKnown[Int(variable.id)] = true }
-    let incidence = Incidence(equalities, variableCount: variableCount, isKnown: isKnown)
-    let matching = incidence.maximumMatching(
-      avoiding: [Bool](repeating: false, count: variableCount))
+    try self.init(
+      Incidence(equalities, variableCount: variableCount, isKnown: isKnown),
+      avoiding: [Bool](repeating: false, count: variableCount),
+      constants: equalities.map(\.constant))
+  }
+
+  /// Plans the equalities of `incidence`, whose constants are `constants`, leaving the unknowns
+  /// `avoided` marks free where the structure allows
+  /// (``Incidence/maximumMatching(avoiding:)``).
+  ///
+  /// - Complexity: as ``init(equalities:variableCount:known:)``.
+  init(_ incidence: Incidence, avoiding avoided: [Bool], constants: [Double])
+    throws(EqualityPlanError)
+  {
+    variableCount = incidence.isKnown.count
+    let matching = incidence.maximumMatching(avoiding: avoided)
     unmatchedEqualities = matching.subject.indices.filter { matching.subject[$0] < 0 }
     freeVariables = (0..<variableCount).compactMap {
-      !isKnown[$0] && matching.owner[$0] < 0 ? Variable($0) : nil
+      !incidence.isKnown[$0] && matching.owner[$0] < 0 ? Variable($0) : nil
     }
     let blocks = incidence.blocks(of: matching)
-    try factorize(blocks, incidence, matching, constants: equalities.map(\.constant))
+    try factorize(blocks, incidence, matching, constants: constants)
+  }
+
+  /// An empty plan over no variables, holding no storage.
+  init() {
+    variableCount = 0
+    blockStarts = []
+    otherStarts = []
   }
 
   /// Writes the value of every determined variable into `values` (indexed by variable id), from
@@ -122,9 +141,8 @@ public struct EqualityPlan: Sendable {
             values[Int(subjects[start])] = rightSide(start, values) / pivots[start]
             continue
           }
-          solveBlock(
-            start..<end, Int(factorStarts[block]), Int(permutationStarts[block]),
-            values, scratch)
+          solveBlock(block, values, scratch)
+          for (row, k) in (start..<end).enumerated() { values[Int(subjects[k])] = scratch[row] }
         }
       }
     }
@@ -140,11 +158,16 @@ public struct EqualityPlan: Sendable {
     return -sum
   }
 
-  /// Solves one block of two or more equalities with its LU factors.
-  private func solveBlock(
-    _ steps: Range<Int>, _ factorStart: Int, _ permutationStart: Int,
-    _ values: UnsafeMutableBufferPointer<Double>, _ scratch: UnsafeMutableBufferPointer<Double>
+  /// Solves block `block`, of two or more equalities, with its LU factors, from the values of
+  /// the variables it reads: the value of each of its steps' variables, in step order, is left
+  /// in `scratch`.
+  func solveBlock(
+    _ block: Int, _ values: UnsafeMutableBufferPointer<Double>,
+    _ scratch: UnsafeMutableBufferPointer<Double>
   ) {
+    let steps = Int(blockStarts[block])..<Int(blockStarts[block + 1])
+    let factorStart = Int(factorStarts[block])
+    let permutationStart = Int(permutationStarts[block])
     let size = steps.count
     // Forward: L y = P b.
     for row in 0..<size {
@@ -160,7 +183,6 @@ public struct EqualityPlan: Sendable {
       }
       scratch[row] = sum / factors[factorStart + row * size + row]
     }
-    for row in 0..<size { values[Int(subjects[steps.lowerBound + row])] = scratch[row] }
   }
 }
 

@@ -85,7 +85,7 @@ public final class SolverStrategy: Hashable, Sendable, CustomStringConvertible {
 
 extension SolverStrategy {
   /// Every strategy this build knows, in the order tools list them.
-  public static let all: [SolverStrategy] = [.sparse, .dense, .kiwi]
+  public static let all: [SolverStrategy] = [.sparse, .plan, .dense, .kiwi]
 
   /// Our own solvers, which implement Auto Layout's semantics exactly (lexicographic priorities,
   /// in-place constant changes): what the default benchmark matrix, the model's tests and

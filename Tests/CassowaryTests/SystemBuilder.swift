@@ -34,6 +34,8 @@ extension LayoutSolver {
     let dump: String
     if let sparse = self as? SparseSolver {
       dump = sparse.tableauDescription
+    } else if let plan = self as? PlanSolver {
+      dump = plan.tableauDescription
     } else if let dense = self as? DenseSolver {
       dump = dense.tableauDescription
     } else {

@@ -27,7 +27,7 @@ import Testing
       #expect(SolverStrategy.named(strategy.name) == strategy)
       #expect(ResultRow.Solver(rawValue: strategy.name) == ResultRow.Solver(strategy))
     }
-    #expect(SolverStrategy.exact == [.sparse, .dense])
+    #expect(SolverStrategy.exact == [.sparse, .plan, .dense])
     #expect(SolverStrategy.named("toy-dense") == nil)
     #expect(ResultRow.Solver(rawValue: "toy,dense") == nil)
     #expect(ResultRow.Solver(rawValue: "") == nil)

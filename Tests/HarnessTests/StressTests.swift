@@ -32,7 +32,9 @@ import Testing
     let start = try #require(report.solverAtStart)
     let end = try #require(report.solverAtEnd)
     let undone = try #require(report.solverAfterUndo)
-    #expect(start.rows > 0 && end.rows > 0)
+    #expect(start.constraints > 0 && end.constraints > 0)
+    // The plan solver's tableau may hold no row at all: a chain is all determined.
+    #expect(solver == .plan || (start.rows > 0 && end.rows > 0))
     #expect(undone.rows == start.rows)
     #expect(undone.constraints == start.constraints)
     #expect(report.summary.contains("solver after the first layout: rows \(start.rows),"))

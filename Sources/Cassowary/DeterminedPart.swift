@@ -1,0 +1,198 @@
+/// The part of a ``PlanSolver``'s system that its required equalities determine and nothing
+/// else reads: the steps of an ``EqualityPlan`` that no inequality, optional constraint or edit
+/// reaches, evaluated block by block from the values of the variables they read, with no
+/// tableau.
+///
+/// A block is *active* while its equalities live here; a block moved to the tableau
+/// (``PlanSolver`` promotes it when an operation reaches its variables) stays in the plan,
+/// inactive, and its variables are read like any other. Each step keeps its constraint's id and
+/// its terms as written, so the constraint can be given back whole.
+struct DeterminedPart {
+  /// The plan the steps come from (its reached blocks inactive from the start).
+  var plan = EqualityPlan()
+  /// Whether each block of ``plan`` lives here.
+  var isActive: [Bool] = []
+  /// The block of each step.
+  var blockOfStep: [Int32] = []
+  /// The active step that determines each variable, by id (-1 for none); as long as the
+  /// largest variable id the plan knows.
+  var stepOfVariable: [Int32] = []
+  /// Each step's constraint id.
+  var ids: [ConstraintID] = []
+  /// Where each step's terms as written start in ``terms``, then the end.
+  var termStarts: [Int32] = []
+  var terms: [Term] = []
+  /// The labels of the steps' constraints that have one.
+  var labels: [ConstraintID: String] = [:]
+  /// The active blocks that read each variable (through a term outside the block), by
+  /// variable id: `readers[readerStarts[v]..<readerStarts[v + 1]]`.
+  var readerStarts: [Int32] = []
+  var readers: [Int32] = []
+  /// How many steps are active.
+  private(set) var activeSteps = 0
+  /// Whether each step's constraint was removed while its block waits to be settled (a
+  /// removal inside a batch: the others of its block are usually removed too).
+  var isRemoved: [Bool] = []
+  /// How many steps of active blocks are removed, and the blocks that hold them.
+  private(set) var removedSteps = 0
+  private(set) var pendingBlocks: [Int32] = []
+
+  /// The constraints the part holds: active steps not removed.
+  var liveSteps: Int { activeSteps - removedSteps }
+
+  /// The steps of `plan` in the blocks `isActive` marks, for constraints `ids` (by step) whose
+  /// terms as written are `termRuns` (start and count in `terms`, by step).
+  ///
+  /// - Complexity: O(*t*) for *t* terms of the plan's equalities.
+  init(
+    plan: EqualityPlan, isActive: [Bool], ids: [ConstraintID], terms: [Term],
+    termRuns: [(start: Int32, count: Int32)], labels: [ConstraintID: String]
+  ) {
+    self.plan = plan
+    self.isActive = isActive
+    self.ids = ids
+    self.labels = labels
+    let stepCount = plan.determinedCount
+    blockOfStep = [Int32](repeating: 0, count: stepCount)
+    isRemoved = [Bool](repeating: false, count: stepCount)
+    stepOfVariable = [Int32](repeating: -1, count: plan.variableCount)
+    var termCount = 0
+    for run in termRuns { termCount += Int(run.count) }
+    self.terms.reserveCapacity(termCount)
+    termStarts = [0]
+    termStarts.reserveCapacity(stepCount + 1)
+    var readerCounts = [Int32](repeating: 0, count: plan.variableCount + 1)
+    for block in 0..<plan.blockCount {
+      for k in plan.steps(ofBlock: block) {
+        blockOfStep[k] = Int32(block)
+        let run = termRuns[k]
+        self.terms.append(contentsOf: terms[Int(run.start)..<Int(run.start + run.count)])
+        termStarts.append(Int32(self.terms.count))
+        guard isActive[block] else { continue }
+        activeSteps += 1
+        stepOfVariable[Int(plan.subjects[k])] = Int32(k)
+        for index in Int(plan.otherStarts[k])..<Int(plan.otherStarts[k + 1]) {
+          readerCounts[Int(plan.otherVariables[index]) + 1] += 1
+        }
+      }
+    }
+    // A block reads a variable once for each of its terms over it; a reader listed twice is
+    // queued once (``PlanSolver``'s queue marks what it holds).
+    readerStarts = readerCounts
+    for v in 0..<plan.variableCount { readerStarts[v + 1] += readerStarts[v] }
+    readers = [Int32](repeating: 0, count: Int(readerStarts[plan.variableCount]))
+    var next = readerStarts
+    for block in 0..<plan.blockCount where isActive[block] {
+      for k in plan.steps(ofBlock: block) {
+        for index in Int(plan.otherStarts[k])..<Int(plan.otherStarts[k + 1]) {
+          let v = Int(plan.otherVariables[index])
+          readers[Int(next[v])] = Int32(block)
+          next[v] += 1
+        }
+      }
+    }
+  }
+
+  /// Nothing determined.
+  init() {}
+
+  /// The active step that determines `variable`, if any.
+  ///
+  /// - Complexity: O(1).
+  @inline(__always)
+  func step(determining variable: Int32) -> Int? {
+    guard Int(variable) < stepOfVariable.count else { return nil }
+    let k = stepOfVariable[Int(variable)]
+    return k < 0 ? nil : Int(k)
+  }
+
+  /// The constraint of step `k` as it is now (its constant may have changed since it was
+  /// written).
+  ///
+  /// - Complexity: O(terms).
+  func constraint(ofStep k: Int) -> Constraint {
+    Constraint(
+      LinearExpression(
+        Array(terms[Int(termStarts[k])..<Int(termStarts[k + 1])]), constant: plan.constants[k]),
+      .equal, label: labels[ids[k]])
+  }
+
+  /// Marks `block` inactive: its variables are no longer determined here.
+  ///
+  /// - Complexity: O(steps of the block).
+  mutating func deactivate(_ block: Int) {
+    guard isActive[block] else { return }
+    isActive[block] = false
+    for k in plan.steps(ofBlock: block) {
+      stepOfVariable[Int(plan.subjects[k])] = -1
+      activeSteps -= 1
+      if isRemoved[k] { removedSteps -= 1 }
+    }
+  }
+
+  /// Marks step `k`'s constraint removed; its block waits in ``pendingBlocks``.
+  mutating func markRemoved(_ k: Int) {
+    isRemoved[k] = true
+    removedSteps += 1
+    pendingBlocks.append(blockOfStep[k])
+  }
+
+  /// The blocks waiting to be settled, in plan order, each once; the list is emptied.
+  mutating func takePendingBlocks() -> [Int32] {
+    defer { pendingBlocks.removeAll() }
+    return Array(Set(pendingBlocks)).sorted()
+  }
+
+  /// Marks `block` active again, after a promotion was undone.
+  ///
+  /// - Complexity: O(steps of the block).
+  mutating func activate(_ block: Int) {
+    guard !isActive[block] else { return }
+    isActive[block] = true
+    for k in plan.steps(ofBlock: block) {
+      stepOfVariable[Int(plan.subjects[k])] = Int32(k)
+      activeSteps += 1
+      if isRemoved[k] { removedSteps += 1 }
+    }
+  }
+
+  /// The active blocks among `blocks`, with the active blocks they need, directly or not, in
+  /// evaluation order (each after those it needs).
+  ///
+  /// - Complexity: O(terms of the blocks found).
+  func closure(of blocks: [Int32]) -> [Int32] {
+    var found: Set<Int32> = []
+    var pending: [Int32] = []
+    for block in blocks where isActive[Int(block)] && found.insert(block).inserted {
+      pending.append(block)
+    }
+    while let block = pending.popLast() {
+      for k in plan.steps(ofBlock: Int(block)) {
+        for index in Int(plan.otherStarts[k])..<Int(plan.otherStarts[k + 1]) {
+          guard let step = step(determining: plan.otherVariables[index]) else { continue }
+          let needed = blockOfStep[step]
+          if found.insert(needed).inserted { pending.append(needed) }
+        }
+      }
+    }
+    return found.sorted()
+  }
+
+  /// Bytes held by the tables.
+  var bytes: Int {
+    plan.bytes + isActive.capacity + blockOfStep.capacity * 4 + stepOfVariable.capacity * 4
+      + ids.capacity * 4 + isRemoved.capacity + pendingBlocks.capacity * 4
+      + termStarts.capacity * 4 + terms.capacity * MemoryLayout<Term>.stride
+      + readerStarts.capacity * 4 + readers.capacity * 4
+  }
+}
+
+extension EqualityPlan {
+  /// Bytes held by the plan's tables.
+  var bytes: Int {
+    (order.capacity + subjects.capacity + blockStarts.capacity + otherStarts.capacity
+      + otherVariables.capacity + factorStarts.capacity + permutationStarts.capacity
+      + permutations.capacity) * 4
+      + (constants.capacity + otherCoefficients.capacity + pivots.capacity + factors.capacity) * 8
+  }
+}

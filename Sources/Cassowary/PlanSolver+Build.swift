@@ -1,0 +1,399 @@
+extension PlanSolver {
+  // MARK: - A first build
+
+  /// Builds an empty solver from `batch`: plans its required equalities, gives the sparse solver
+  /// the rest with the planned blocks it reaches, and keeps the others as the determined part.
+  /// False, with nothing done, when the batch must go to the sparse solver as it is: it holds an
+  /// invalid constraint or an id twice (refused where one by one would refuse them), or a block
+  /// of its equalities is singular.
+  ///
+  /// - Throws: what adding the batch one by one would throw; the constraints before the refused
+  ///   one are added and the rest are not.
+  /// - Complexity: O(*t*) for *t* terms, plus the matching's searches and O(*k*³) a block of *k*,
+  ///   plus the sparse solver's build of the rest.
+  mutating func buildPlanned(_ batch: ConstraintBatch, leading: [Int]) throws(SolverError) -> Bool {
+    // A first pass checks the batch and sizes the tables.
+    var largestVariable: Int32 = -1
+    var largestID: Int32 = -1
+    var equalityCount = 0
+    var equalityTerms = 0
+    for entry in batch.entries {
+      guard entry.priority.isValid, entry.constant.isFinite else { return false }
+      largestID = max(largestID, entry.id.rawValue)
+      let isEquality = entry.relation == .equal && entry.priority.isRequired
+      if isEquality {
+        equalityCount += 1
+        equalityTerms += Int(entry.termCount)
+      }
+      for index in Int(entry.termStart)..<Int(entry.termStart + entry.termCount) {
+        let term = batch.terms[index]
+        guard term.coefficient.isFinite else { return false }
+        largestVariable = max(largestVariable, term.variable.id)
+      }
+    }
+    for (variable, _) in inner.core.edits { largestVariable = max(largestVariable, variable) }
+    let variableCount = Int(largestVariable) + 1
+    var seen = [Bool](repeating: false, count: Int(largestID) + 1)
+    for entry in batch.entries {
+      guard !seen[Int(entry.id.rawValue)] else { return false }
+      seen[Int(entry.id.rawValue)] = true
+    }
+
+    // The required equalities' incidence (a variable once an equality, its coefficients summed,
+    // dropped where they cancel), and the variables everything else mentions.
+    var avoided = [Bool](repeating: false, count: variableCount)
+    for (variable, _) in inner.core.edits { avoided[Int(variable)] = true }
+    var starts: [Int32] = [0]
+    var variables: [Int32] = []
+    var coefficients: [Double] = []
+    var constants: [Double] = []
+    var equalityEntries: [Int32] = []
+    starts.reserveCapacity(equalityCount + 1)
+    variables.reserveCapacity(equalityTerms)
+    coefficients.reserveCapacity(equalityTerms)
+    constants.reserveCapacity(equalityCount)
+    equalityEntries.reserveCapacity(equalityCount)
+    for (index, entry) in batch.entries.enumerated() {
+      let run = Int(entry.termStart)..<Int(entry.termStart + entry.termCount)
+      guard entry.relation == .equal && entry.priority.isRequired else {
+        for position in run { avoided[Int(batch.terms[position].variable.id)] = true }
+        continue
+      }
+      let first = variables.count
+      for position in run {
+        let term = batch.terms[position]
+        if let earlier = variables[first...].firstIndex(of: term.variable.id) {
+          coefficients[earlier] += term.coefficient
+        } else {
+          variables.append(term.variable.id)
+          coefficients.append(term.coefficient)
+        }
+      }
+      var end = variables.count
+      var position = first
+      while position < end {
+        if coefficients[position] == 0 {
+          end -= 1
+          variables.remove(at: position)
+          coefficients.remove(at: position)
+        } else {
+          position += 1
+        }
+      }
+      starts.append(Int32(end))
+      constants.append(entry.constant)
+      equalityEntries.append(Int32(index))
+    }
+    let incidence = EqualityPlan.Incidence(
+      starts: starts, variables: variables, coefficients: coefficients,
+      isKnown: [Bool](repeating: false, count: variableCount))
+    let plan: EqualityPlan
+    do throws(EqualityPlanError) {
+      plan = try EqualityPlan(incidence, avoiding: avoided, constants: constants)
+    } catch {
+      return false
+    }
+
+    // The blocks the rest reaches: those that determine a variable it mentions (or an
+    // unmatched equality does), and the blocks they need.
+    var stepOfVariable = [Int32](repeating: -1, count: variableCount)
+    var blockOfStep = [Int32](repeating: 0, count: plan.determinedCount)
+    for block in 0..<plan.blockCount {
+      for k in plan.steps(ofBlock: block) {
+        blockOfStep[k] = Int32(block)
+        stepOfVariable[Int(plan.subjects[k])] = Int32(k)
+      }
+    }
+    for e in plan.unmatchedEqualities {
+      for index in incidence.terms(of: e) { avoided[Int(incidence.variables[index])] = true }
+    }
+    var isReached = [Bool](repeating: false, count: plan.blockCount)
+    var pending: [Int32] = []
+    for v in 0..<variableCount where avoided[v] && stepOfVariable[v] >= 0 {
+      let block = blockOfStep[Int(stepOfVariable[v])]
+      if !isReached[Int(block)] {
+        isReached[Int(block)] = true
+        pending.append(block)
+      }
+    }
+    while let block = pending.popLast() {
+      for k in plan.steps(ofBlock: Int(block)) {
+        for index in Int(plan.otherStarts[k])..<Int(plan.otherStarts[k + 1]) {
+          let step = stepOfVariable[Int(plan.otherVariables[index])]
+          guard step >= 0 else { continue }
+          let needed = blockOfStep[Int(step)]
+          if !isReached[Int(needed)] {
+            isReached[Int(needed)] = true
+            pending.append(needed)
+          }
+        }
+      }
+    }
+
+    // The batch's entries that the determined part keeps, by step, and the sparse solver's
+    // batch: the others, in the order given, over the same terms.
+    var isDetermined = [Bool](repeating: false, count: batch.count)
+    var ids: [ConstraintID] = []
+    var termRuns: [(start: Int32, count: Int32)] = []
+    ids.reserveCapacity(plan.determinedCount)
+    termRuns.reserveCapacity(plan.determinedCount)
+    for k in 0..<plan.determinedCount {
+      let entry = batch.entries[Int(equalityEntries[Int(plan.order[k])])]
+      ids.append(entry.id)
+      termRuns.append((entry.termStart, entry.termCount))
+      if !isReached[Int(blockOfStep[k])] {
+        isDetermined[Int(equalityEntries[Int(plan.order[k])])] = true
+      }
+    }
+    var rest = ConstraintBatch()
+    rest.terms = batch.terms
+    rest.entries.reserveCapacity(batch.count)
+    var newIndex = [Int32](repeating: -1, count: batch.count)
+    for (index, entry) in batch.entries.enumerated() where !isDetermined[index] {
+      newIndex[index] = Int32(rest.entries.count)
+      rest.entries.append(entry)
+    }
+    var determinedLabels: [ConstraintID: String] = [:]
+    for (id, label) in batch.labels {
+      if let index = batch.entries.firstIndex(where: { $0.id == id }), isDetermined[index] {
+        determinedLabels[id] = label
+      } else {
+        rest.labels.append((id, label))
+      }
+    }
+    let restLeading = leading.compactMap { index in
+      index >= 0 && index < batch.count && newIndex[index] >= 0 ? Int(newIndex[index]) : nil
+    }
+
+    do throws(SolverError) {
+      try inner.add(rest, leading: restLeading)
+    } catch {
+      // One by one, the refused constraint is the first whose prefix cannot hold; a determined
+      // equality never decides that (its variable is fixed by it alone), but which of the
+      // rest come before it depends on the batch's order: the sparse solver adds the batch
+      // as given, and the solver is the sparse solver's alone.
+      inner = SparseSolver()
+      try addToTableau(batch, leading: leading)
+      return true
+    }
+    determined = DeterminedPart(
+      plan: plan, isActive: isReached.map { !$0 }, ids: ids, terms: batch.terms,
+      termRuns: termRuns, labels: determinedLabels)
+    places.reserveCapacity(Int(largestID) + 1)
+    for (index, entry) in batch.entries.enumerated() where !isDetermined[index] {
+      setPlace(entry.id, .tableau)
+    }
+    for k in 0..<plan.determinedCount where determined.isActive[Int(blockOfStep[k])] {
+      setPlace(ids[k], .step(k))
+    }
+    state.reserve(variables: variableCount, blocks: plan.blockCount)
+    needsEvaluation = true
+    settle()
+    return true
+  }
+
+  // MARK: - Adding to the tableau
+
+  /// Adds `batch` to the sparse solver, after promoting the determined blocks it reaches; as one
+  /// by one, a refused constraint leaves those before it added.
+  mutating func addToTableau(_ batch: ConstraintBatch, leading: [Int]) throws(SolverError) {
+    // An id the determined part holds is refused where one by one would refuse it.
+    var end = batch.count
+    for (index, entry) in batch.entries.enumerated() where step(of: entry.id) != nil {
+      end = index
+      break
+    }
+    var reached: [Int32] = []
+    for entry in batch.entries[..<end] {
+      for index in Int(entry.termStart)..<Int(entry.termStart + entry.termCount) {
+        if let k = determined.step(determining: batch.terms[index].variable.id) {
+          reached.append(determined.blockOfStep[k])
+        }
+      }
+    }
+    if !reached.isEmpty {
+      try promote(determined.closure(of: reached))
+    }
+    var head = batch
+    if end < batch.count { head.entries.removeSubrange(end...) }
+    defer {
+      for entry in head.entries where inner.contains(entry.id) { setPlace(entry.id, .tableau) }
+      settle()
+    }
+    try inner.add(head, leading: end < batch.count ? leading.filter { $0 < end } : leading)
+    if end < batch.count {
+      let refused = batch[end]
+      try Self.validate(refused)
+      throw .duplicateConstraint(batch.id(at: end), constraint(batch.id(at: end))!)
+    }
+  }
+
+  // MARK: - Promotion
+
+  /// Runs `body` after promoting the determined blocks that fix any of `variables`; if `body`
+  /// throws, the promotion is undone.
+  mutating func withPromotion<Variables: Sequence<Int32>>(
+    of variables: Variables, _ body: (inout PlanSolver) throws(SolverError) -> Void
+  ) throws(SolverError) {
+    var blocks: [Int32] = []
+    for variable in variables {
+      if let k = determined.step(determining: variable) {
+        blocks.append(determined.blockOfStep[k])
+      }
+    }
+    guard !blocks.isEmpty else { return try body(&self) }
+    try withPromotion(ofBlocks: blocks, body)
+  }
+
+  /// Runs `body` after promoting `blocks` and the blocks they need to the sparse solver; if
+  /// promoting or `body` throws, the promoted equalities leave the sparse solver and their
+  /// blocks are determined again, so the solver is as it was.
+  ///
+  /// - Complexity: O(terms promoted) and the sparse solver's adds (and removes, on the way
+  ///   back).
+  mutating func withPromotion(
+    ofBlocks blocks: [Int32], _ body: (inout PlanSolver) throws(SolverError) -> Void
+  ) throws(SolverError) {
+    let closure = determined.closure(of: blocks)
+    let promotedBefore = promotedVariables.count
+    do throws(SolverError) {
+      try promote(closure)
+      try body(&self)
+    } catch {
+      demote(closure, promotedBefore: promotedBefore)
+      throw error
+    }
+  }
+
+  /// Moves `closure` (blocks in plan order, each with the blocks it needs) from the determined
+  /// part to the sparse solver.
+  mutating func promote(_ closure: [Int32]) throws(SolverError) {
+    guard !closure.isEmpty else { return }
+    var batch = ConstraintBatch()
+    batch.terms = determined.terms
+    for block in closure {
+      for k in determined.plan.steps(ofBlock: Int(block)) where !determined.isRemoved[k] {
+        let id = determined.ids[k]
+        batch.entries.append(
+          ConstraintBatch.Entry(
+            id: id, termStart: determined.termStarts[k],
+            termCount: determined.termStarts[k + 1] - determined.termStarts[k],
+            constant: determined.plan.constants[k], relation: .equal, priority: .required))
+        if let label = determined.labels[id] { batch.labels.append((id, label)) }
+      }
+    }
+    try inner.add(batch, leading: [])
+    for block in closure {
+      for k in determined.plan.steps(ofBlock: Int(block)) {
+        // A removed step's variable is read from the sparse solver too: the block's other
+        // equalities hold it there, or nothing does.
+        promotedVariables.append(determined.plan.subjects[k])
+        guard !determined.isRemoved[k] else { continue }
+        determined.labels[determined.ids[k]] = nil
+        setPlace(determined.ids[k], .tableau)
+      }
+      determined.deactivate(Int(block))
+    }
+  }
+
+  /// Undoes ``promote(_:)`` of `closure` after an operation was refused: the equalities the
+  /// sparse solver took leave it, and their blocks are determined again, with the values they
+  /// had (nothing read them from the sparse solver in between).
+  mutating func demote(_ closure: [Int32], promotedBefore: Int) {
+    for block in closure.reversed() where !determined.isActive[Int(block)] {
+      for k in determined.plan.steps(ofBlock: Int(block)) where !determined.isRemoved[k] {
+        let id = determined.ids[k]
+        guard inner.contains(id) else { continue }
+        if let label = inner.core.labels[id.rawValue] { determined.labels[id] = label }
+        do throws(SolverError) {
+          try inner.remove(id)
+        } catch {
+          preconditionFailure("a promoted equality could not be removed: \(error)")
+        }
+        setPlace(id, .step(k))
+      }
+      determined.activate(Int(block))
+    }
+    promotedVariables.removeSubrange(promotedBefore...)
+  }
+
+  // MARK: - Solving from scratch
+
+  public mutating func solveFromScratch() throws(SolverError) {
+    try rebuild(renumbering: nil)
+  }
+
+  public mutating func solveFromScratch(renumbering newIDs: [Int32]) throws(SolverError) {
+    try rebuild(renumbering: newIDs)
+  }
+
+  /// Plans the whole system again, from its constraints and edits; unchanged if it throws.
+  mutating func rebuild(renumbering newIDs: [Int32]?) throws(SolverError) {
+    settleRemovals()
+    // Every constraint, in id order, over one term array: the sparse solver's records over its
+    // store, then the determined steps over theirs.
+    var batch = ConstraintBatch()
+    batch.terms = inner.core.termStore.terms
+    let offset = Int32(batch.terms.count)
+    batch.terms.append(contentsOf: determined.terms)
+    var entries: [ConstraintBatch.Entry] = []
+    for (index, record) in inner.core.records.enumerated() {
+      guard let record else { continue }
+      entries.append(
+        ConstraintBatch.Entry(
+          id: ConstraintID(Int32(index)), termStart: record.termStart,
+          termCount: record.termCount, constant: record.constant, relation: record.relation,
+          priority: record.priority))
+    }
+    for index in places.indices {
+      guard let k = places[index].step else { continue }
+      entries.append(
+        ConstraintBatch.Entry(
+          id: ConstraintID(Int32(index)), termStart: offset + determined.termStarts[k],
+          termCount: determined.termStarts[k + 1] - determined.termStarts[k],
+          constant: determined.plan.constants[k], relation: .equal, priority: .required))
+    }
+    var labels = inner.core.labels.map { (ConstraintID($0.key), $0.value) }
+    labels += determined.labels.map { ($0.key, $0.value) }
+    if let newIDs {
+      func renumbered(_ id: ConstraintID) -> ConstraintID {
+        let index = Int(id.rawValue)
+        precondition(
+          index < newIDs.count && newIDs[index] >= 0, "constraint \(index) has no new id")
+        return ConstraintID(newIDs[index])
+      }
+      for index in entries.indices { entries[index].id = renumbered(entries[index].id) }
+      labels = labels.map { (renumbered($0.0), $0.1) }
+    }
+    entries.sort { $0.id < $1.id }
+    batch.entries = entries
+    batch.labels = labels.sorted { $0.0 < $1.0 }
+
+    var fresh = PlanSolver()
+    let edits = inner.core.edits.sorted { $0.key < $1.key }
+    for (variable, edit) in edits {
+      try fresh.inner.addEditVariable(Variable(id: variable), priority: edit.priority)
+    }
+    try fresh.add(batch, leading: [])
+    for (variable, edit) in edits {
+      try fresh.suggestValue(Variable(id: variable), edit.value)
+    }
+    fresh.synchronize()
+    // The client hears of what differs from what it could read before, and of what it had
+    // not been told yet.
+    let count = max(state.values.count, fresh.state.values.count)
+    fresh.state.reserve(variables: count, blocks: 0)
+    state.reserve(variables: count, blocks: 0)
+    for index in 0..<count {
+      let variable = Variable(id: Int32(index))
+      if state.isDirty[index]
+        || fresh.value(of: variable).bitPattern != value(of: variable).bitPattern
+      {
+        fresh.state.markDirty(Int32(index))
+      }
+    }
+    fresh.batchDepth = batchDepth
+    for _ in 0..<batchDepth { fresh.inner.beginBatch() }
+    self = fresh
+  }
+}

@@ -1,0 +1,73 @@
+extension PlanSolver {
+  /// What must hold between operations (outside a batch), in words; empty when all holds:
+  /// - a determined variable is mentioned by nothing in the sparse solver (no row, no edit), so
+  ///   the split loses nothing;
+  /// - each constraint is in one place: a determined step is where ``places`` says, and in no
+  ///   other table;
+  /// - every determined equality holds at the values, and every other variable reads what the
+  ///   sparse solver says;
+  /// - no block waits for evaluation.
+  ///
+  /// - Complexity: O(constraints + terms + variables); for tests and debugging.
+  public func invariantViolations() -> [String] {
+    var problems: [String] = []
+    let plan = determined.plan
+    var mentioned = Set<Int32>()
+    for record in inner.core.records {
+      guard let record else { continue }
+      // A variable whose coefficients in a constraint cancel is not mentioned by it.
+      var sums: [Int32: Double] = [:]
+      for index in Int(record.termStart)..<Int(record.termStart + record.termCount) {
+        let term = inner.core.termStore.terms[index]
+        sums[term.variable.id, default: 0] += term.coefficient
+      }
+      for (variable, sum) in sums where sum != 0 { mentioned.insert(variable) }
+    }
+    for variable in inner.core.edits.keys { mentioned.insert(variable) }
+    var activeSteps = 0
+    for block in 0..<plan.blockCount where determined.isActive[block] {
+      for k in plan.steps(ofBlock: block) where !determined.isRemoved[k] {
+        activeSteps += 1
+        let subject = plan.subjects[k]
+        let id = determined.ids[k]
+        if mentioned.contains(subject) {
+          problems.append("v\(subject), determined by \(id), is mentioned by the tableau")
+        }
+        if step(of: id) != k { problems.append("\(id) is step \(k) but placed elsewhere") }
+        if inner.contains(id) { problems.append("\(id) is both determined and in the tableau") }
+        if determined.step(determining: subject) != k {
+          problems.append("v\(subject) does not name its step \(k)")
+        }
+        let residual = determined.constraint(ofStep: k).expression.evaluate {
+          state.values[Int($0.id)]
+        }
+        let scale = max(1, abs(plan.constants[k]))
+        if !(abs(residual) <= 1e-7 * scale) {
+          problems.append("\(id) is off by \(residual) at the values")
+        }
+      }
+    }
+    if activeSteps != determined.liveSteps {
+      problems.append("\(activeSteps) live steps, counted \(determined.liveSteps)")
+    }
+    for (index, place) in places.enumerated() {
+      if let k = place.step, k >= determined.ids.count || determined.ids[k].rawValue != index {
+        problems.append("c\(index) is placed at step \(k), which is another constraint's")
+      }
+    }
+    if batchDepth == 0 {
+      for index in state.values.indices where determined.step(determining: Int32(index)) == nil {
+        let expected = inner.value(of: Variable(index))
+        if expected != state.values[index] && !(expected.isNaN && state.values[index].isNaN) {
+          problems.append("v\(index) reads \(state.values[index]), the tableau says \(expected)")
+        }
+      }
+      if !state.queue.isEmpty || needsEvaluation || !promotedVariables.isEmpty
+        || !determined.pendingBlocks.isEmpty
+      {
+        problems.append("values are not up to date outside a batch")
+      }
+    }
+    return problems
+  }
+}

@@ -1,0 +1,354 @@
+/// The plan-first solver: what the required equalities determine is evaluated by an
+/// ``EqualityPlan``, with no tableau; only the rest goes to a ``SparseSolver``.
+///
+/// A first build (a batch given to an empty solver) matches each required equality to the
+/// variable it determines, leaving free where it can the variables that inequalities, optional
+/// constraints and edits mention. The rest — those constraints, the equalities left unmatched,
+/// and every planned block they reach (the blocks that determine a variable they mention, and
+/// the blocks those need) — is added to the sparse solver, which finds the lexicographic optimum
+/// of the free variables. The blocks nothing else reaches (the ``DeterminedPart``) are then
+/// evaluated from its answer, block by block, each after the blocks it reads: a label's edges
+/// from the row above, a grid cell from its split. On the exported scenes that is most of every
+/// layout.
+///
+/// Every later operation keeps that split. An operation that reaches a determined variable (a
+/// constraint that mentions it, an edit on it, removing or lowering a planned equality) first
+/// *promotes* the blocks it reaches, with the blocks they need, to the sparse solver; the rest
+/// stays determined. A change of values (a suggestion, a constant) is pushed down the readers
+/// of each changed variable, so only the blocks downstream are evaluated again. A planned
+/// equality's constant changes in place and is never refused: its variable is fixed by it alone.
+/// ``solveFromScratch()`` plans the whole system again.
+///
+/// Semantics are the sparse solver's: the same lexicographic optimum, the same refusals, and a
+/// refused operation leaves the solver as it was (values bit-identical). Where the optimum is
+/// not unique, the two may settle on different optima.
+public struct PlanSolver: LayoutSolver {
+  /// The tableau part: everything the determined part does not hold.
+  var inner = SparseSolver()
+  /// The determined part.
+  var determined = DeterminedPart()
+  /// Every variable's value, what changed, and what awaits evaluation.
+  var state = PlanValues()
+  /// Where each constraint is, by id.
+  var places: [ConstraintPlace] = []
+  /// The depth of nested batches.
+  var batchDepth = 0
+  /// Whether every determined block must be evaluated (after a build) before the next read.
+  var needsEvaluation = false
+  /// The changes the sparse solver reported, kept for their room.
+  var reportedChanges: [(Int32, Double)] = []
+  /// Variables promoted to the sparse solver since the values were last brought up to date:
+  /// it did not report them (it had never told anyone another value), so they are read from it.
+  var promotedVariables: [Int32] = []
+
+  /// The fewest constraints a first build plans; fewer go to the sparse solver as they come.
+  static var plannedBuildMinimum: Int { 8 }
+
+  /// An empty solver.
+  public init() {}
+
+  // MARK: - Constraints
+
+  public mutating func add(_ id: ConstraintID, _ constraint: Constraint) throws(SolverError) {
+    if let k = step(of: id) {
+      try Self.validate(constraint)
+      throw .duplicateConstraint(id, determined.constraint(ofStep: k))
+    }
+    try withPromotion(of: constraint.expression.terms.lazy.map(\.variable.id)) {
+      solver throws(SolverError) in try solver.inner.add(id, constraint)
+    }
+    setPlace(id, .tableau)
+    settle()
+  }
+
+  public mutating func add(
+    contentsOf constraints: [(ConstraintID, Constraint)]
+  ) throws(SolverError) {
+    try add(ConstraintBatch(constraints), leading: [])
+  }
+
+  public mutating func add(
+    contentsOf constraints: [(ConstraintID, Constraint)], leading: [Int]
+  ) throws(SolverError) {
+    try add(ConstraintBatch(constraints), leading: leading)
+  }
+
+  public mutating func add(_ batch: ConstraintBatch, leading: [Int]) throws(SolverError) {
+    if inner.core.constraintCount == 0 && determined.liveSteps == 0
+      && batch.count >= Self.plannedBuildMinimum
+    {
+      if try buildPlanned(batch, leading: leading) { return }
+    }
+    try addToTableau(batch, leading: leading)
+  }
+
+  public mutating func remove(_ id: ConstraintID) throws(SolverError) {
+    guard let k = step(of: id) else {
+      try inner.remove(id)
+      setPlace(id, .absent)
+      settle()
+      return
+    }
+    let block = Int(determined.blockOfStep[k])
+    if determined.plan.steps(ofBlock: block).count == 1 {
+      // Its variable, mentioned by nothing in the tableau, is left free: 0, as the sparse
+      // solver reads a variable no constraint holds; the blocks that read it follow.
+      let variable = determined.plan.subjects[k]
+      determined.deactivate(block)
+      setPlace(id, .absent)
+      state.set(variable, 0, readers: determined)
+    } else {
+      // One equality of a larger block leaves the others underdetermined; settled when the
+      // batch ends (``settleRemovals()``), by when the rest of the block has often gone too.
+      determined.markRemoved(k)
+      setPlace(id, .absent)
+    }
+    settle()
+  }
+
+  public func contains(_ id: ConstraintID) -> Bool {
+    step(of: id) != nil || inner.contains(id)
+  }
+
+  public func constraint(_ id: ConstraintID) -> Constraint? {
+    if let k = step(of: id) { return determined.constraint(ofStep: k) }
+    return inner.constraint(id)
+  }
+
+  public mutating func setConstant(_ id: ConstraintID, _ constant: Double) throws(SolverError) {
+    guard let k = step(of: id) else {
+      try inner.setConstant(id, constant)
+      settle()
+      return
+    }
+    guard constant.isFinite else { throw .nonFinite("the constant \(constant) for \(id)") }
+    determined.plan.constants[k] = constant
+    state.enqueue(determined.blockOfStep[k])
+    settle()
+  }
+
+  public mutating func setPriority(_ id: ConstraintID, _ priority: Priority) throws(SolverError) {
+    guard let k = step(of: id) else {
+      try inner.setPriority(id, priority)
+      settle()
+      return
+    }
+    guard priority.isValid else { throw .invalidPriority(priority) }
+    guard !priority.isRequired else { return }
+    try withPromotion(ofBlocks: [determined.blockOfStep[k]]) { solver throws(SolverError) in
+      try solver.inner.setPriority(id, priority)
+    }
+    settle()
+  }
+
+  // MARK: - Edit variables
+
+  public mutating func addEditVariable(
+    _ variable: Variable, priority: Priority
+  ) throws(SolverError) {
+    // The edit starts at the value the client reads now, as the sparse solver's does: where
+    // the optimum is not unique, the promotion may have settled elsewhere.
+    let start = value(of: variable)
+    try withPromotion(of: CollectionOfOne(variable.id)) { solver throws(SolverError) in
+      try solver.inner.addEditVariable(variable, priority: priority)
+      if solver.inner.value(of: variable) != start {
+        try solver.inner.suggestValue(variable, start)
+      }
+    }
+    settle()
+  }
+
+  public mutating func removeEditVariable(_ variable: Variable) throws(SolverError) {
+    try inner.removeEditVariable(variable)
+    settle()
+  }
+
+  public func hasEditVariable(_ variable: Variable) -> Bool { inner.hasEditVariable(variable) }
+
+  public mutating func suggestValue(_ variable: Variable, _ value: Double) throws(SolverError) {
+    try inner.suggestValue(variable, value)
+    settle()
+  }
+
+  // MARK: - Batches
+
+  public mutating func beginBatch() {
+    batchDepth += 1
+    inner.beginBatch()
+  }
+
+  public mutating func endBatch() {
+    inner.endBatch()
+    batchDepth -= 1
+    settle()
+  }
+
+  // MARK: - Values
+
+  /// A determined variable's value is a load; the others are the sparse solver's.
+  ///
+  /// - Complexity: O(1) for a determined variable; the sparse solver's read for the others.
+  public func value(of variable: Variable) -> Double {
+    if determined.step(determining: variable.id) != nil {
+      return state.values[Int(variable.id)]
+    }
+    return inner.value(of: variable)
+  }
+
+  /// - Complexity: O(changed variables), after the evaluation pending.
+  public mutating func forEachChangedValue(_ body: (Variable, Double) -> Void) {
+    synchronize()
+    for variable in state.dirty {
+      state.isDirty[Int(variable)] = false
+      body(Variable(id: variable), value(of: Variable(id: variable)))
+    }
+    state.dirty.removeAll(keepingCapacity: true)
+  }
+
+  public mutating func reset() {
+    let previous = state
+    self = PlanSolver()
+    // Every variable that read something else reads 0 now: the client hears of it.
+    state.reserve(variables: previous.values.count, blocks: 0)
+    for (index, value) in previous.values.enumerated()
+    where value != 0 || previous.isDirty[index] {
+      state.markDirty(Int32(index))
+    }
+  }
+
+  public var statistics: SolverStatistics {
+    var figures = inner.statistics
+    figures.constraints += determined.liveSteps
+    figures.variables += determined.liveSteps
+    figures.bookkeepingBytes +=
+      determined.bytes + state.values.capacity * 8 + state.isDirty.capacity
+      + state.dirty.capacity * 4 + state.isQueued.capacity + state.queue.capacity * 4
+      + places.capacity * MemoryLayout<ConstraintPlace>.stride
+    return figures
+  }
+
+  /// The sparse solver's tableau, then the determined steps (each constraint's id, the variable
+  /// it determines and its constant, block by block in evaluation order), for tests and
+  /// debugging.
+  public var tableauDescription: String {
+    var lines = [inner.tableauDescription]
+    let plan = determined.plan
+    for block in 0..<plan.blockCount where determined.isActive[block] {
+      let steps = plan.steps(ofBlock: block)
+      lines.append(
+        "block "
+          + steps.map { k in
+            "\(determined.ids[k]) → v\(plan.subjects[k]) (\(plan.constants[k]))"
+          }.joined(separator: ", "))
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  // MARK: - Helpers
+
+  /// The determined step of constraint `id`, if it is one.
+  @inline(__always)
+  func step(of id: ConstraintID) -> Int? {
+    let index = Int(id.rawValue)
+    guard index < places.count else { return nil }
+    return places[index].step
+  }
+
+  mutating func setPlace(_ id: ConstraintID, _ place: ConstraintPlace) {
+    let index = Int(id.rawValue)
+    if index >= places.count {
+      guard place != .absent else { return }
+      places.append(contentsOf: repeatElement(.absent, count: index + 1 - places.count))
+    }
+    places[index] = place
+  }
+
+  /// Brings the values up to date, unless a batch is open: the sparse solver's changes, then
+  /// the determined blocks they reach.
+  mutating func settle() {
+    if batchDepth == 0 { synchronize() }
+  }
+
+  /// Reads the sparse solver's changes (which ends its deferred work) and evaluates the
+  /// determined blocks they reach, or every one after a build.
+  ///
+  /// - Complexity: O(changed variables + blocks evaluated again).
+  mutating func synchronize() {
+    settleRemovals()
+    var changes = reportedChanges
+    reportedChanges = []
+    changes.removeAll(keepingCapacity: true)
+    inner.forEachChangedValue { changes.append(($0.id, $1)) }
+    for (variable, value) in changes { state.set(variable, value, readers: determined) }
+    reportedChanges = changes
+    for variable in promotedVariables {
+      state.set(variable, inner.value(of: Variable(id: variable)), readers: determined)
+    }
+    promotedVariables.removeAll()
+    if needsEvaluation {
+      needsEvaluation = false
+      state.evaluateAll(determined)
+    } else {
+      state.propagate(determined)
+    }
+    // Emptied, the solver gives its tables back, as the sparse solver does.
+    if inner.core.constraintCount == 0 && inner.core.edits.isEmpty && determined.liveSteps == 0
+      && batchDepth == 0 && (state.values.capacity > 0 || places.capacity > 0)
+    {
+      self = PlanSolver()
+    }
+  }
+
+  /// Settles the blocks that lost equalities: a block that lost them all leaves its variables
+  /// free (0, as the sparse solver reads a variable nothing holds); one that kept some goes
+  /// to the sparse solver, which decides what those leave open.
+  ///
+  /// - Complexity: O(steps of the blocks settled), plus the sparse solver's adds.
+  mutating func settleRemovals() {
+    guard !determined.pendingBlocks.isEmpty else { return }
+    for block in determined.takePendingBlocks() where determined.isActive[Int(block)] {
+      let steps = determined.plan.steps(ofBlock: Int(block))
+      if steps.allSatisfy({ determined.isRemoved[$0] }) {
+        determined.deactivate(Int(block))
+        for k in steps { state.set(determined.plan.subjects[k], 0, readers: determined) }
+        continue
+      }
+      do throws(SolverError) {
+        try promote(determined.closure(of: [block]))
+      } catch {
+        preconditionFailure("equalities that held could not be added again: \(error)")
+      }
+    }
+  }
+
+  /// Checks what a constraint's add checks before anything else, in the sparse solver's order.
+  static func validate(_ constraint: Constraint) throws(SolverError) {
+    guard constraint.priority.isValid else { throw .invalidPriority(constraint.priority) }
+    guard
+      constraint.expression.constant.isFinite
+        && constraint.expression.terms.allSatisfy({ $0.coefficient.isFinite })
+    else { throw .nonFinite("a coefficient or constant of \(constraint)") }
+  }
+}
+
+/// Where a ``PlanSolver`` holds a constraint: nowhere, in its tableau, or as a determined step.
+struct ConstraintPlace: Equatable {
+  /// The step, or -1 (absent) or -2 (in the tableau).
+  private var raw: Int32
+
+  static let absent = ConstraintPlace(raw: -1)
+  static let tableau = ConstraintPlace(raw: -2)
+  static func step(_ k: Int) -> ConstraintPlace { ConstraintPlace(raw: Int32(k)) }
+
+  /// The determined step, if the constraint is one.
+  var step: Int? { raw >= 0 ? Int(raw) : nil }
+}
+
+extension SolverStrategy {
+  /// ``PlanSolver``: required equalities evaluated by a plan, the rest in a sparse tableau.
+  public static let plan = SolverStrategy(
+    name: "plan",
+    summary: "required equalities evaluated as a plan, only what competes in a sparse tableau",
+    capabilities: [.incrementalUpdates, .inPlaceConstants, .lexicographicPriorities],
+    make: { PlanSolver() })
+}

@@ -1,0 +1,139 @@
+/// The values a ``PlanSolver`` reads and reports: every variable's current value, the variables
+/// changed since the client last asked, and the determined blocks waiting to be evaluated.
+///
+/// Determined blocks are evaluated in plan order (each after the blocks it reads), so a change
+/// pushed down the readers reaches each block once, after everything it reads has settled.
+struct PlanValues {
+  /// Each variable's value, by id.
+  var values: [Double] = []
+  /// Whether each variable changed since the client last asked, and which did, in order.
+  var isDirty: [Bool] = []
+  var dirty: [Int32] = []
+  /// Determined blocks waiting for evaluation: a binary min-heap, and whether each block is in
+  /// it.
+  var queue: [Int32] = []
+  var isQueued: [Bool] = []
+
+  /// Room for variables with ids below `count` (reading 0) and `blocks` blocks.
+  ///
+  /// - Complexity: O(growth).
+  mutating func reserve(variables count: Int, blocks: Int) {
+    if values.count < count {
+      values.append(contentsOf: repeatElement(0, count: count - values.count))
+      isDirty.append(contentsOf: repeatElement(false, count: count - isDirty.count))
+    }
+    if isQueued.count < blocks {
+      isQueued.append(contentsOf: repeatElement(false, count: blocks - isQueued.count))
+    }
+  }
+
+  /// Records that `variable` now reads `value`; when it changed, marks it for the client and
+  /// queues the determined blocks that read it.
+  ///
+  /// - Complexity: O(readers of the variable · log queued).
+  @inline(__always)
+  mutating func set(_ variable: Int32, _ value: Double, readers part: DeterminedPart) {
+    let v = Int(variable)
+    if v >= values.count { reserve(variables: v + 1, blocks: 0) }
+    guard value.bitPattern != values[v].bitPattern else { return }
+    values[v] = value
+    markDirty(variable)
+    guard v + 1 < part.readerStarts.count else { return }
+    for index in Int(part.readerStarts[v])..<Int(part.readerStarts[v + 1]) {
+      let block = part.readers[index]
+      if part.isActive[Int(block)] { enqueue(block) }
+    }
+  }
+
+  /// Marks `variable` for the client.
+  @inline(__always)
+  mutating func markDirty(_ variable: Int32) {
+    guard !isDirty[Int(variable)] else { return }
+    isDirty[Int(variable)] = true
+    dirty.append(variable)
+  }
+
+  /// Queues `block` for evaluation, once.
+  mutating func enqueue(_ block: Int32) {
+    guard !isQueued[Int(block)] else { return }
+    isQueued[Int(block)] = true
+    queue.append(block)
+    var child = queue.count - 1
+    while child > 0 {
+      let parent = (child - 1) / 2
+      guard queue[parent] > queue[child] else { break }
+      queue.swapAt(parent, child)
+      child = parent
+    }
+  }
+
+  /// The first queued block in plan order, taken off the queue.
+  mutating func dequeue() -> Int32? {
+    guard let first = queue.first else { return nil }
+    let last = queue.removeLast()
+    if !queue.isEmpty {
+      queue[0] = last
+      var parent = 0
+      while true {
+        let left = 2 * parent + 1, right = left + 1
+        var smallest = parent
+        if left < queue.count && queue[left] < queue[smallest] { smallest = left }
+        if right < queue.count && queue[right] < queue[smallest] { smallest = right }
+        guard smallest != parent else { break }
+        queue.swapAt(parent, smallest)
+        parent = smallest
+      }
+    }
+    isQueued[Int(first)] = false
+    return first
+  }
+
+  /// Evaluates every active block of `part`, in plan order, and empties the queue.
+  ///
+  /// - Complexity: O(*t*) for the active steps' terms, plus O(*k*²) a block of *k*; allocates
+  ///   nothing but room for new variables.
+  mutating func evaluateAll(_ part: DeterminedPart) {
+    let plan = part.plan
+    reserve(variables: plan.variableCount, blocks: plan.blockCount)
+    withUnsafeTemporaryAllocation(of: Double.self, capacity: max(plan.largestBlock, 1)) {
+      scratch in
+      for block in 0..<plan.blockCount where part.isActive[block] {
+        evaluate(block, part, scratch)
+      }
+    }
+    // What the evaluation queued, it evaluated: readers come after what they read.
+    for block in queue { isQueued[Int(block)] = false }
+    queue.removeAll(keepingCapacity: true)
+  }
+
+  /// Evaluates the queued blocks, and those their changes queue, in plan order.
+  ///
+  /// - Complexity: O(terms of the blocks evaluated · log queued).
+  mutating func propagate(_ part: DeterminedPart) {
+    guard !queue.isEmpty else { return }
+    withUnsafeTemporaryAllocation(of: Double.self, capacity: max(part.plan.largestBlock, 1)) {
+      scratch in
+      while let block = dequeue() {
+        guard part.isActive[Int(block)] else { continue }
+        evaluate(Int(block), part, scratch)
+      }
+    }
+  }
+
+  /// Evaluates one block and records its variables' new values.
+  @inline(__always)
+  private mutating func evaluate(
+    _ block: Int, _ part: DeterminedPart, _ scratch: UnsafeMutableBufferPointer<Double>
+  ) {
+    let plan = part.plan
+    let steps = plan.steps(ofBlock: block)
+    if steps.count == 1 {
+      let k = steps.lowerBound
+      let value = values.withUnsafeMutableBufferPointer { plan.rightSide(k, $0) } / plan.pivots[k]
+      set(plan.subjects[k], value, readers: part)
+      return
+    }
+    values.withUnsafeMutableBufferPointer { plan.solveBlock(block, $0, scratch) }
+    for (row, k) in steps.enumerated() { set(plan.subjects[k], scratch[row], readers: part) }
+  }
+}

@@ -1,0 +1,366 @@
+import Cassowary
+import PropertyBased
+import Testing
+
+/// Random systems shaped like layouts: a few *base* variables held by stays, and many
+/// variables that required equalities determine from those before them (alone, or in blocks of
+/// two that must be solved together), with inequalities and optional constraints over some of
+/// them. Every required constraint holds at a hidden reference point, so the system is feasible;
+/// the stays make the optimum unique while every equality is present.
+struct PlanSystemGenerator {
+  var random: SeededGenerator
+  var base: Int
+  var variableCount: Int
+  var reference: [Double] = []
+  var nextID: Int32 = 0
+
+  init(seed: UInt64) {
+    random = SeededGenerator(seed: seed)
+    base = Int.random(in: 2...4, using: &random)
+    variableCount = base + Int.random(in: 8...24, using: &random)
+  }
+
+  mutating func id() -> ConstraintID {
+    defer { nextID += 1 }
+    return ConstraintID(nextID)
+  }
+
+  mutating func coefficient() -> Double { [1, -1, 2, 0.5, -3].randomElement(using: &random)! }
+
+  /// `Σ terms` over up to two variables below `limit`.
+  mutating func expression(below limit: Int) -> LinearExpression {
+    var terms: [Term] = []
+    for _ in 0..<Int.random(in: 1...2, using: &random) {
+      terms.append(Term(Variable(Int.random(in: 0..<limit, using: &random)), coefficient()))
+    }
+    return LinearExpression(terms)
+  }
+
+  /// A required constraint over any variables that holds at the reference point.
+  mutating func requiredConstraint(equality: Bool = false) -> Constraint {
+    var expression = expression(below: variableCount)
+    let atReference = expression.evaluate { reference[Int($0.id)] }
+    let slack = Double(Int.random(in: 0...15, using: &random))
+    switch equality ? 0 : Int.random(in: 1...2, using: &random) {
+    case 0:
+      expression.constant = -atReference
+      return Constraint(expression, .equal)
+    case 1:
+      expression.constant = -atReference - slack
+      return Constraint(expression, .lessThanOrEqual)
+    default:
+      expression.constant = -atReference + slack
+      return Constraint(expression, .greaterThanOrEqual)
+    }
+  }
+
+  mutating func optionalConstraint() -> Constraint {
+    var expression = expression(below: variableCount)
+    expression.constant = Double(Int.random(in: -80...80, using: &random))
+    let relation = [Relation.equal, .lessThanOrEqual, .greaterThanOrEqual]
+      .randomElement(using: &random)!
+    return Constraint(
+      expression, relation,
+      priority: SystemGenerator.optionalPriorities.randomElement(
+        using: &random)!)
+  }
+
+  /// The system: the determining equalities, inequalities and optional constraints, and a stay
+  /// for each base variable, in a shuffled order.
+  mutating func system() -> [(ConstraintID, Constraint)] {
+    reference = (0..<base).map { _ in Double(Int.random(in: -40...40, using: &random)) }
+    var constraints: [(ConstraintID, Constraint)] = []
+    var v = base
+    while v < variableCount {
+      if v + 1 < variableCount && Int.random(in: 0..<4, using: &random) == 0 {
+        // A block: v + w and v − w fixed from earlier variables.
+        let (x, y) = (Variable(v), Variable(v + 1))
+        let a = expression(below: v), b = expression(below: v)
+        let (sum, difference) = (
+          a.evaluate { reference[Int($0.id)] } + 3, b.evaluate { reference[Int($0.id)] } - 2
+        )
+        reference += [(sum + difference) / 2, (sum - difference) / 2]
+        constraints.append((id(), x + y == a + LinearExpression(constant: 3)))
+        constraints.append((id(), x - y == b - LinearExpression(constant: 2)))
+        v += 2
+      } else {
+        let source = expression(below: v)
+        let constant = Double(Int.random(in: -20...20, using: &random))
+        let scale = [1.0, 2, -1].randomElement(using: &random)!
+        reference.append((source.evaluate { reference[Int($0.id)] } + constant) / scale)
+        constraints.append(
+          (
+            id(),
+            Constraint(
+              LinearExpression([Term(Variable(v), scale)]), .equal,
+              source + LinearExpression(constant: constant))
+          ))
+        v += 1
+      }
+    }
+    for _ in 0..<Int.random(in: 0...4, using: &random) {
+      constraints.append((id(), requiredConstraint()))
+    }
+    for _ in 0..<Int.random(in: 0...6, using: &random) {
+      constraints.append((id(), optionalConstraint()))
+    }
+    for index in 0..<base {
+      let target = Double(Int.random(in: -60...60, using: &random))
+      constraints.append(
+        (
+          id(),
+          (Variable(index) == LinearExpression(constant: target)).at(Priority(Float(1 + index)))
+        ))
+    }
+    constraints.shuffle(using: &random)
+    return constraints
+  }
+}
+
+extension PlanSolver {
+  /// Every variable's value, bit for bit, and the solver's figures: what a refused operation
+  /// must leave as it was.
+  func exactState(_ variables: Int) -> [UInt64] {
+    (0..<variables).map { value(of: Variable($0)).bitPattern }
+  }
+}
+
+@Suite struct PlanSolverTests {
+  /// A chain of equalities off one stay: all of it determined, none of it in the tableau.
+  @Test func aChainIsDeterminedWithoutATableau() throws {
+    var names = VariableTable()
+    let count = 200
+    let edges = (0...count).map { names.make("x\($0)") }
+    var constraints: [(ConstraintID, Constraint)] = [
+      (ConstraintID(0), edges[0] == LinearExpression(constant: 10))
+    ]
+    for index in 1...count {
+      constraints.append(
+        (ConstraintID(index), edges[index] == edges[index - 1] + LinearExpression(constant: 8)))
+    }
+    var plan = PlanSolver()
+    try plan.add(contentsOf: constraints)
+    #expect(plan.value(of: edges[count]) == 10 + 8 * Double(count))
+    #expect(plan.statistics.constraints == count + 1)
+    #expect(plan.statistics.rows == 0, "no row is in the tableau")
+    // A constant changes in place, downstream only; a constraint reaching the middle promotes
+    // the part above it.
+    try plan.setConstant(ConstraintID(0), 10)
+    #expect(plan.value(of: edges[count]) == -10 + 8 * Double(count))
+    try plan.add(ConstraintID(count + 1), (edges[100] >= LinearExpression(constant: 0)).at(500))
+    #expect(plan.value(of: edges[100]) == 790)
+    #expect(plan.statistics.rows > 0)
+    var sparse = SparseSolver()
+    try sparse.add(contentsOf: constraints)
+    try sparse.setConstant(ConstraintID(0), 10)
+    try sparse.add(ConstraintID(count + 1), (edges[100] >= LinearExpression(constant: 0)).at(500))
+    for edge in edges { #expect(plan.value(of: edge) == sparse.value(of: edge)) }
+  }
+
+  /// Planned builds and random operations agree with the sparse solver: the same refusals, a
+  /// refused operation leaves every value bit for bit, required constraints hold, each level's
+  /// error is the reference LP's optimum, and a solve from scratch ends where the operations
+  /// did.
+  @Test(arguments: [
+    UInt64(3_627_486_960_195_666_468), 948_693_258_292_817_945, 3_308_245_032_075_231_068,
+    9_913_643_826_432_104_096, 3_701_085_732_368_186_681,
+  ])
+  func randomOperationsRegressions(seed: UInt64) throws {
+    try checkOperations(seed: seed)
+  }
+
+  @Test func randomOperationsMatchTheSparseSolver() async {
+    await propertyCheck(count: propertyCaseCount(50), input: Gen.uint64(in: 0...UInt64.max)) {
+      try checkOperations(seed: $0)
+    }
+  }
+
+  func checkOperations(seed: UInt64) throws {
+    var generator = PlanSystemGenerator(seed: seed)
+    let system = generator.system()
+    let variables = generator.variableCount
+    var live = system
+    var plan = PlanSolver()
+    var sparse = SparseSolver()
+    try plan.add(contentsOf: system)
+    try sparse.add(contentsOf: system)
+    #expect(plan.statistics.constraints == system.count, "seed \(seed)")
+    // Whether the optimum is still unique: removing or lowering an equality may free a
+    // variable, and then the two may settle on different optima.
+    var unique = true
+    var edits: [Variable: Double] = [:]
+    var reported: [Int32: Double] = [:]
+    plan.forEachChangedValue { reported[$0.id] = $1 }
+    var reportedSparse: [Int32: Double] = [:]
+    sparse.forEachChangedValue { reportedSparse[$0.id] = $1 }
+    func compareValues(_ what: String) {
+      guard unique else { return }
+      expectSameValues(plan, sparse, variables: variables, seed: seed, what)
+    }
+    compareValues("after the build")
+
+    for step in 0..<Int.random(in: 10...40, using: &generator.random) {
+      let before = plan.exactState(variables)
+      let constraintsBefore = plan.statistics.constraints
+      var attempt: (inout any LayoutSolver) throws(SolverError) -> Void
+      var onSuccess: () -> Void = {}
+      switch Int.random(in: 0..<9, using: &generator.random) {
+      case 0:
+        let (id, constraint) = (generator.id(), generator.optionalConstraint())
+        attempt = { solver throws(SolverError) in try solver.add(id, constraint) }
+        onSuccess = { live.append((id, constraint)) }
+      case 1:
+        // Required: usually one that holds at the reference, sometimes one that may not.
+        let id = generator.id()
+        var constraint = generator.requiredConstraint(
+          equality: Bool.random(using: &generator.random))
+        if Int.random(in: 0..<4, using: &generator.random) == 0 {
+          constraint.expression.constant += Double(Int.random(in: 1...30, using: &generator.random))
+        }
+        attempt = { solver throws(SolverError) in try solver.add(id, constraint) }
+        onSuccess = { live.append((id, constraint)) }
+      case 2 where !live.isEmpty:
+        let index = Int.random(in: 0..<live.count, using: &generator.random)
+        let id = live[index].0
+        attempt = { solver throws(SolverError) in try solver.remove(id) }
+        onSuccess = {
+          // A required constraint or a stay (levels 1 to 4) may have held a variable alone.
+          if live[index].1.priority.rawValue < 10 || live[index].1.priority.isRequired {
+            unique = false
+          }
+          live.remove(at: index)
+        }
+      case 3 where !live.isEmpty:
+        let index = Int.random(in: 0..<live.count, using: &generator.random)
+        let id = live[index].0
+        let constant = Double(Int.random(in: -90...90, using: &generator.random))
+        attempt = { solver throws(SolverError) in try solver.setConstant(id, constant) }
+        onSuccess = { live[index].1.expression.constant = constant }
+      case 4 where !live.isEmpty:
+        let index = Int.random(in: 0..<live.count, using: &generator.random)
+        let id = live[index].0
+        let priority: Priority =
+          Bool.random(using: &generator.random)
+          ? .required : SystemGenerator.optionalPriorities.randomElement(using: &generator.random)!
+        attempt = { solver throws(SolverError) in try solver.setPriority(id, priority) }
+        onSuccess = {
+          if live[index].1.priority.isRequired && !priority.isRequired { unique = false }
+          live[index].1.priority = priority
+        }
+      case 5:
+        let variable = Variable(Int.random(in: 0..<variables, using: &generator.random))
+        let start = plan.value(of: variable)
+        attempt = { solver throws(SolverError) in
+          try solver.addEditVariable(variable, priority: 600)
+        }
+        onSuccess = { edits[variable] = start }
+      case 6 where !edits.isEmpty:
+        let variable = edits.keys.sorted()[
+          Int.random(in: 0..<edits.count, using: &generator.random)]
+        let value = Double(Int.random(in: -100...100, using: &generator.random))
+        attempt = { solver throws(SolverError) in try solver.suggestValue(variable, value) }
+        onSuccess = { edits[variable] = value }
+      case 7:
+        // Invalid operations are refused alike.
+        let id = live.randomElement(using: &generator.random)?.0 ?? ConstraintID(0)
+        let duplicate = generator.optionalConstraint()
+        switch Int.random(in: 0..<3, using: &generator.random) {
+        case 0: attempt = { solver throws(SolverError) in try solver.setConstant(id, .infinity) }
+        case 1: attempt = { solver throws(SolverError) in try solver.add(id, duplicate) }
+        default: attempt = { solver throws(SolverError) in try solver.setPriority(id, 0) }
+        }
+      case 8:
+        attempt = { solver throws(SolverError) in
+          if var plan = solver as? PlanSolver {
+            try plan.solveFromScratch()
+            solver = plan
+          }
+        }
+      default:
+        continue
+      }
+      var a: any LayoutSolver = plan
+      var b: any LayoutSolver = sparse
+      let errorA: SolverError?
+      let errorB: SolverError?
+      do throws(SolverError) {
+        try attempt(&a)
+        errorA = nil
+      } catch { errorA = error }
+      do throws(SolverError) {
+        try attempt(&b)
+        errorB = nil
+      } catch { errorB = error }
+      plan = a as! PlanSolver
+      sparse = b as! SparseSolver
+      #expect(
+        (errorA == nil) == (errorB == nil),
+        "seed \(seed), step \(step): plan \(String(describing: errorA)), sparse \(String(describing: errorB))"
+      )
+      if let errorA {
+        if case .unsatisfiable = errorA, case .unsatisfiable = errorB {
+        } else {
+          #expect(errorA == errorB, "seed \(seed), step \(step)")
+        }
+        #expect(plan.exactState(variables) == before, "seed \(seed), step \(step): \(errorA)")
+        #expect(plan.statistics.constraints == constraintsBefore, "seed \(seed), step \(step)")
+      } else if errorB == nil {
+        onSuccess()
+      }
+      plan.forEachChangedValue { reported[$0.id] = $1 }
+      sparse.forEachChangedValue { reportedSparse[$0.id] = $1 }
+      let violations = plan.invariantViolations()
+      #expect(violations.isEmpty, "seed \(seed), step \(step): \(violations)")
+      compareValues("step \(step)")
+    }
+
+    for id in 0..<Int32(variables) {
+      let sparseValue = sparse.value(of: Variable(id: id))
+      #expect(
+        reportedSparse[id] ?? 0 == sparseValue,
+        "seed \(seed): sparse: v\(id) was last reported as \(reportedSparse[id] ?? 0), its value is \(sparseValue)"
+      )
+      let value = plan.value(of: Variable(id: id))
+      #expect(
+        reported[id] ?? 0 == value,
+        "seed \(seed): v\(id) was last reported as \(reported[id] ?? 0), its value is \(value)")
+    }
+    let stays = edits.sorted { $0.key < $1.key }.enumerated().map { index, edit in
+      (
+        ConstraintID(Int32(100_000 + index)),
+        (edit.key == LinearExpression(constant: edit.value)).at(600)
+      )
+    }
+    let reference = RandomSystem(variableCount: variables, constraints: live + stays)
+    // The sparse solver given the final system at once: the plan must reach its error at every
+    // level. The reference LP judges both where it judges the sparse answer optimal (its slack
+    // on a higher level can undercut a lower one's exact optimum, by more than its tolerance
+    // where coefficients differ by orders of magnitude).
+    var check = SparseSolver()
+    for (id, constraint) in live + stays { try check.add(id, constraint) }
+    var full = plan
+    try full.solveFromScratch()
+    let expected = reference.errorSums { check.value(of: $0) }
+    for (name, solver) in [("incremental", plan), ("from scratch", full)] {
+      let sums = reference.errorSums { solver.value(of: $0) }
+      for (level, (got, want)) in zip(reference.levels, zip(sums, expected))
+      where abs(got - want) > 1e-7 * max(1, abs(want)) {
+        Issue.record("seed \(seed): \(name): error at level \(level) is \(got), sparse's \(want)")
+        break
+      }
+    }
+    if let optimum = reference.optimalErrorSums(given: expected),
+      zip(expected, optimum).allSatisfy({ $0 - $1 <= levelTolerance * max(1, abs($1)) })
+    {
+      expectOptimal(plan, reference, seed: seed)
+      expectOptimal(full, reference, seed: seed)
+    }
+    if unique {
+      expectSameValues(plan, full, variables: variables, seed: seed, "incremental/full")
+    }
+    for (id, constraint) in live {
+      #expect(plan.constraint(id) == constraint, "seed \(seed): \(id)")
+    }
+    #expect(plan.statistics.constraints == live.count, "seed \(seed)")
+  }
+}
