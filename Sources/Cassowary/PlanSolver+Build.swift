@@ -379,18 +379,14 @@ extension PlanSolver {
       try fresh.suggestValue(Variable(id: variable), edit.value)
     }
     fresh.synchronize()
-    // The client hears of what differs from what it could read before, and of what it had
-    // not been told yet.
-    let count = max(state.values.count, fresh.state.values.count)
+    // The client hears of what differs from what it was told.
+    let count = max(state.reported.count, fresh.state.values.count)
     fresh.state.reserve(variables: count, blocks: 0)
     state.reserve(variables: count, blocks: 0)
-    for index in 0..<count {
-      let variable = Variable(id: Int32(index))
-      if state.isDirty[index]
-        || fresh.value(of: variable).bitPattern != value(of: variable).bitPattern
-      {
-        fresh.state.markDirty(Int32(index))
-      }
+    fresh.state.reported = state.reported
+    for index in 0..<count
+    where fresh.value(of: Variable(id: Int32(index))) != state.reported[index] {
+      fresh.state.markDirty(Int32(index))
     }
     fresh.batchDepth = batchDepth
     for _ in 0..<batchDepth { fresh.inner.beginBatch() }

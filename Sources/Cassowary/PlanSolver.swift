@@ -50,10 +50,10 @@ public struct PlanSolver: LayoutSolver {
   // MARK: - Constraints
 
   public mutating func add(_ id: ConstraintID, _ constraint: Constraint) throws(SolverError) {
-    if let k = step(of: id) {
-      try Self.validate(constraint)
-      throw .duplicateConstraint(id, determined.constraint(ofStep: k))
-    }
+    // What can be refused without the system is refused before anything moves (the sparse
+    // solver settles its deferred removals first, which a refusal must not show).
+    try Self.validate(constraint)
+    if let existing = self.constraint(id) { throw .duplicateConstraint(id, existing) }
     try withPromotion(of: constraint.expression.terms.lazy.map(\.variable.id)) {
       solver throws(SolverError) in try solver.inner.add(id, constraint)
     }
@@ -84,6 +84,7 @@ public struct PlanSolver: LayoutSolver {
 
   public mutating func remove(_ id: ConstraintID) throws(SolverError) {
     guard let k = step(of: id) else {
+      guard inner.contains(id) else { throw .unknownConstraint(id) }
       try inner.remove(id)
       setPlace(id, .absent)
       settle()
@@ -117,6 +118,8 @@ public struct PlanSolver: LayoutSolver {
 
   public mutating func setConstant(_ id: ConstraintID, _ constant: Double) throws(SolverError) {
     guard let k = step(of: id) else {
+      guard inner.contains(id) else { throw .unknownConstraint(id) }
+      guard constant.isFinite else { throw .nonFinite("the constant \(constant) for \(id)") }
       try inner.setConstant(id, constant)
       settle()
       return
@@ -129,6 +132,8 @@ public struct PlanSolver: LayoutSolver {
 
   public mutating func setPriority(_ id: ConstraintID, _ priority: Priority) throws(SolverError) {
     guard let k = step(of: id) else {
+      guard inner.contains(id) else { throw .unknownConstraint(id) }
+      guard priority.isValid else { throw .invalidPriority(priority) }
       try inner.setPriority(id, priority)
       settle()
       return
@@ -148,6 +153,9 @@ public struct PlanSolver: LayoutSolver {
   ) throws(SolverError) {
     // The edit starts at the value the client reads now, as the sparse solver's does: where
     // the optimum is not unique, the promotion may have settled elsewhere.
+    guard priority.isValid else { throw .invalidPriority(priority) }
+    guard !priority.isRequired else { throw .requiredEditVariable(variable) }
+    guard !hasEditVariable(variable) else { throw .duplicateEditVariable(variable) }
     let start = value(of: variable)
     try withPromotion(of: CollectionOfOne(variable.id)) { solver throws(SolverError) in
       try solver.inner.addEditVariable(variable, priority: priority)
@@ -159,6 +167,7 @@ public struct PlanSolver: LayoutSolver {
   }
 
   public mutating func removeEditVariable(_ variable: Variable) throws(SolverError) {
+    guard hasEditVariable(variable) else { throw .unknownEditVariable(variable) }
     try inner.removeEditVariable(variable)
     settle()
   }
@@ -166,6 +175,8 @@ public struct PlanSolver: LayoutSolver {
   public func hasEditVariable(_ variable: Variable) -> Bool { inner.hasEditVariable(variable) }
 
   public mutating func suggestValue(_ variable: Variable, _ value: Double) throws(SolverError) {
+    guard hasEditVariable(variable) else { throw .unknownEditVariable(variable) }
+    guard value.isFinite else { throw .nonFinite("the value suggested for \(variable)") }
     try inner.suggestValue(variable, value)
     settle()
   }
@@ -200,7 +211,10 @@ public struct PlanSolver: LayoutSolver {
     synchronize()
     for variable in state.dirty {
       state.isDirty[Int(variable)] = false
-      body(Variable(id: variable), value(of: Variable(id: variable)))
+      let value = value(of: Variable(id: variable))
+      guard value != state.reported[Int(variable)] else { continue }
+      state.reported[Int(variable)] = value
+      body(Variable(id: variable), value)
     }
     state.dirty.removeAll(keepingCapacity: true)
   }
@@ -208,10 +222,10 @@ public struct PlanSolver: LayoutSolver {
   public mutating func reset() {
     let previous = state
     self = PlanSolver()
-    // Every variable that read something else reads 0 now: the client hears of it.
-    state.reserve(variables: previous.values.count, blocks: 0)
-    for (index, value) in previous.values.enumerated()
-    where value != 0 || previous.isDirty[index] {
+    // Every variable the client was told something else of reads 0 now: it hears of it.
+    state.reserve(variables: previous.reported.count, blocks: 0)
+    state.reported = previous.reported
+    for (index, value) in previous.reported.enumerated() where value != 0 {
       state.markDirty(Int32(index))
     }
   }
@@ -221,7 +235,8 @@ public struct PlanSolver: LayoutSolver {
     figures.constraints += determined.liveSteps
     figures.variables += determined.liveSteps
     figures.bookkeepingBytes +=
-      determined.bytes + state.values.capacity * 8 + state.isDirty.capacity
+      determined.bytes + state.values.capacity * 8 + state.reported.capacity * 8
+      + state.isDirty.capacity
       + state.dirty.capacity * 4 + state.isQueued.capacity + state.queue.capacity * 4
       + places.capacity * MemoryLayout<ConstraintPlace>.stride
     return figures

@@ -6,7 +6,9 @@
 struct PlanValues {
   /// Each variable's value, by id.
   var values: [Double] = []
-  /// Whether each variable changed since the client last asked, and which did, in order.
+  /// What the client was last told of each variable (0 before it was told anything).
+  var reported: [Double] = []
+  /// Whether each variable may have changed since the client last asked, and which, in order.
   var isDirty: [Bool] = []
   var dirty: [Int32] = []
   /// Determined blocks waiting for evaluation: a binary min-heap, and whether each block is in
@@ -21,6 +23,7 @@ struct PlanValues {
     if values.count < count {
       values.append(contentsOf: repeatElement(0, count: count - values.count))
       isDirty.append(contentsOf: repeatElement(false, count: count - isDirty.count))
+      reported.append(contentsOf: repeatElement(0, count: count - reported.count))
     }
     if isQueued.count < blocks {
       isQueued.append(contentsOf: repeatElement(false, count: blocks - isQueued.count))

@@ -39,8 +39,10 @@ extension Solver {
 
   public mutating func removeEditVariable(_ variable: Variable) throws(SolverError) {
     prepareToChange()
+    // Refused before the deferred removals are settled, which a refusal must not show.
+    guard editRecord(variable) != nil else { throw .unknownEditVariable(variable) }
     applyRemovals()  // a rebuild renumbers the symbols of the tags read below
-    guard let edit = editRecord(variable) else { throw .unknownEditVariable(variable) }
+    let edit = editRecord(variable)!
     settleDeferredConstants()
     removeTagged(edit.tag)
     edits[variable.id] = nil
@@ -53,9 +55,11 @@ extension Solver {
 
   public mutating func suggestValue(_ variable: Variable, _ value: Double) throws(SolverError) {
     prepareToChange()
-    applyRemovals()  // a rebuild renumbers the symbols of the tags read below
-    guard let edit = editRecord(variable) else { throw .unknownEditVariable(variable) }
+    // Refused before the deferred removals are settled, which a refusal must not show.
+    guard editRecord(variable) != nil else { throw .unknownEditVariable(variable) }
     guard value.isFinite else { throw .nonFinite("the value suggested for \(variable)") }
+    applyRemovals()  // a rebuild renumbers the symbols of the tags read below
+    let edit = editRecord(variable)!
     flushIfBatching()
     // The edit constraint is `variable − value == 0`: its constant moves by −Δvalue.
     shiftMarker(of: edit.tag, constantDelta: edit.value - value)
@@ -78,9 +82,11 @@ extension Solver {
 
   public mutating func setConstant(_ id: ConstraintID, _ constant: Double) throws(SolverError) {
     prepareToChange()
-    applyRemovals()  // a rebuild renumbers the symbols of the tags read below
-    guard let record = record(id) else { throw .unknownConstraint(id) }
+    // Refused before the deferred removals are settled, which a refusal must not show.
+    guard record(id) != nil else { throw .unknownConstraint(id) }
     guard constant.isFinite else { throw .nonFinite("the constant \(constant) for \(id)") }
+    applyRemovals()  // a rebuild renumbers the symbols of the tags read below
+    let record = record(id)!
     let delta = constant - record.constant
     guard delta != 0 else { return }
     if batchDepth > 0 && !record.priority.isRequired {
@@ -119,9 +125,11 @@ extension Solver {
 
   public mutating func setPriority(_ id: ConstraintID, _ priority: Priority) throws(SolverError) {
     prepareToChange()
-    applyRemovals()  // a rebuild renumbers the symbols of the tags read below
-    guard let record = record(id) else { throw .unknownConstraint(id) }
+    // Refused before the deferred removals are settled, which a refusal must not show.
+    guard record(id) != nil else { throw .unknownConstraint(id) }
     guard priority.isValid else { throw .invalidPriority(priority) }
+    applyRemovals()  // a rebuild renumbers the symbols of the tags read below
+    let record = record(id)!
     let old = record.priority
     guard priority != old else { return }
     flushIfBatching()

@@ -163,7 +163,8 @@ extension PlanSolver {
   /// did.
   @Test(arguments: [
     UInt64(3_627_486_960_195_666_468), 948_693_258_292_817_945, 3_308_245_032_075_231_068,
-    9_913_643_826_432_104_096, 3_701_085_732_368_186_681,
+    9_913_643_826_432_104_096, 3_701_085_732_368_186_681, 13_417_103_618_345_100_275,
+    4_745_460_304_553_574_807,
   ])
   func randomOperationsRegressions(seed: UInt64) throws {
     try checkOperations(seed: seed)
@@ -199,12 +200,14 @@ extension PlanSolver {
     }
     compareValues("after the build")
 
+    var inBatch = false
     for step in 0..<Int.random(in: 10...40, using: &generator.random) {
       let before = plan.exactState(variables)
+      let sparseBefore = (0..<variables).map { sparse.value(of: Variable($0)).bitPattern }
       let constraintsBefore = plan.statistics.constraints
       var attempt: (inout any LayoutSolver) throws(SolverError) -> Void
       var onSuccess: () -> Void = {}
-      switch Int.random(in: 0..<9, using: &generator.random) {
+      switch Int.random(in: 0..<10, using: &generator.random) {
       case 0:
         let (id, constraint) = (generator.id(), generator.optionalConstraint())
         attempt = { solver throws(SolverError) in try solver.add(id, constraint) }
@@ -270,12 +273,18 @@ extension PlanSolver {
         default: attempt = { solver throws(SolverError) in try solver.setPriority(id, 0) }
         }
       case 8:
-        attempt = { solver throws(SolverError) in
-          if var plan = solver as? PlanSolver {
-            try plan.solveFromScratch()
-            solver = plan
-          }
+        attempt = { solver throws(SolverError) in try solver.solveFromScratch() }
+      case 9:
+        // A batch opens or closes: operations in between are deferred as a layout pass's are.
+        if inBatch {
+          plan.endBatch()
+          sparse.endBatch()
+        } else {
+          plan.beginBatch()
+          sparse.beginBatch()
         }
+        inBatch.toggle()
+        continue
       default:
         continue
       }
@@ -303,16 +312,29 @@ extension PlanSolver {
           #expect(errorA == errorB, "seed \(seed), step \(step)")
         }
         #expect(plan.exactState(variables) == before, "seed \(seed), step \(step): \(errorA)")
+        #expect(
+          (0..<variables).map { sparse.value(of: Variable($0)).bitPattern } == sparseBefore,
+          "seed \(seed), step \(step): sparse: \(errorA)")
         #expect(plan.statistics.constraints == constraintsBefore, "seed \(seed), step \(step)")
       } else if errorB == nil {
         onSuccess()
       }
+      guard !inBatch else { continue }
       plan.forEachChangedValue { reported[$0.id] = $1 }
       sparse.forEachChangedValue { reportedSparse[$0.id] = $1 }
       let violations = plan.invariantViolations()
       #expect(violations.isEmpty, "seed \(seed), step \(step): \(violations)")
       compareValues("step \(step)")
     }
+    if inBatch {
+      plan.endBatch()
+      sparse.endBatch()
+    }
+    plan.forEachChangedValue { reported[$0.id] = $1 }
+    sparse.forEachChangedValue { reportedSparse[$0.id] = $1 }
+    let violations = plan.invariantViolations()
+    #expect(violations.isEmpty, "seed \(seed), at the end: \(violations)")
+    compareValues("at the end")
 
     for id in 0..<Int32(variables) {
       let sparseValue = sparse.value(of: Variable(id: id))
