@@ -365,9 +365,12 @@ extension PlanSolver {
       for index in entries.indices { entries[index].id = renumbered(entries[index].id) }
       labels = labels.map { (renumbered($0.0), $0.1) }
     }
-    entries.sort { $0.id < $1.id }
     batch.entries = entries
     batch.labels = labels.sorted { $0.0 < $1.0 }
+    // In an order that depends on what the constraints say, not on their ids or history, as
+    // the sparse solver's rebuild: the plan's matching (and so what is determined, what the
+    // tableau holds and the memory both take) is then a function of the constraints alone.
+    Solver<SparseTableau>.sortCanonically(&batch)
 
     var fresh = PlanSolver()
     let edits = inner.core.edits.sorted { $0.key < $1.key }
@@ -379,13 +382,16 @@ extension PlanSolver {
       try fresh.suggestValue(Variable(id: variable), edit.value)
     }
     fresh.synchronize()
-    // The client hears of what differs from what it was told.
-    let count = max(state.reported.count, fresh.state.values.count)
+    // The client hears of what differs from what it was told. Variables past the last one told
+    // something other than 0, and past those the new system holds, need no entries.
+    var reportedCount = state.reported.count
+    while reportedCount > 0 && state.reported[reportedCount - 1] == 0 { reportedCount -= 1 }
+    let count = max(reportedCount, fresh.state.values.count)
+    var reported = Array(state.reported.prefix(reportedCount))
+    reported.append(contentsOf: repeatElement(0, count: count - reportedCount))
     fresh.state.reserve(variables: count, blocks: 0)
-    state.reserve(variables: count, blocks: 0)
-    fresh.state.reported = state.reported
-    for index in 0..<count
-    where fresh.value(of: Variable(id: Int32(index))) != state.reported[index] {
+    fresh.state.reported = reported
+    for index in 0..<count where fresh.value(of: Variable(id: Int32(index))) != reported[index] {
       fresh.state.markDirty(Int32(index))
     }
     fresh.batchDepth = batchDepth

@@ -156,6 +156,9 @@ public struct PlanSolver: LayoutSolver {
     guard priority.isValid else { throw .invalidPriority(priority) }
     guard !priority.isRequired else { throw .requiredEditVariable(variable) }
     guard !hasEditVariable(variable) else { throw .duplicateEditVariable(variable) }
+    // Inside a batch the values are brought up to date first, as the sparse solver settles
+    // its deferred work before it reads the value an edit starts at.
+    if batchDepth > 0 { synchronize() }
     let start = value(of: variable)
     try withPromotion(of: CollectionOfOne(variable.id)) { solver throws(SolverError) in
       try solver.inner.addEditVariable(variable, priority: priority)

@@ -22,7 +22,11 @@ struct PlanValues {
   mutating func reserve(variables count: Int, blocks: Int) {
     if values.count < count {
       values.append(contentsOf: repeatElement(0, count: count - values.count))
+    }
+    if isDirty.count < count {
       isDirty.append(contentsOf: repeatElement(false, count: count - isDirty.count))
+    }
+    if reported.count < count {
       reported.append(contentsOf: repeatElement(0, count: count - reported.count))
     }
     if isQueued.count < blocks {

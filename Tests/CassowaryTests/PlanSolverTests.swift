@@ -164,7 +164,7 @@ extension PlanSolver {
   @Test(arguments: [
     UInt64(3_627_486_960_195_666_468), 948_693_258_292_817_945, 3_308_245_032_075_231_068,
     9_913_643_826_432_104_096, 3_701_085_732_368_186_681, 13_417_103_618_345_100_275,
-    4_745_460_304_553_574_807,
+    4_745_460_304_553_574_807, 5_679_064_056_633_397_565, 4_767_238_923_848_254_688,
   ])
   func randomOperationsRegressions(seed: UInt64) throws {
     try checkOperations(seed: seed)
@@ -252,6 +252,12 @@ extension PlanSolver {
         }
       case 5:
         let variable = Variable(Int.random(in: 0..<variables, using: &generator.random))
+        // An edit starts at the value the solver settles on before adding it (inside a batch,
+        // after the work the batch deferred): read it as a client would, after a flush.
+        if inBatch {
+          plan.forEachChangedValue { reported[$0.id] = $1 }
+          sparse.forEachChangedValue { reportedSparse[$0.id] = $1 }
+        }
         let start = plan.value(of: variable)
         attempt = { solver throws(SolverError) in
           try solver.addEditVariable(variable, priority: 600)
@@ -311,10 +317,15 @@ extension PlanSolver {
         } else {
           #expect(errorA == errorB, "seed \(seed), step \(step)")
         }
-        #expect(plan.exactState(variables) == before, "seed \(seed), step \(step): \(errorA)")
-        #expect(
-          (0..<variables).map { sparse.value(of: Variable($0)).bitPattern } == sparseBefore,
-          "seed \(seed), step \(step): sparse: \(errorA)")
+        // Inside a batch, deciding a refusal may settle work the batch deferred (removals,
+        // optimization), which moves values the batch had left stale; outside one, nothing
+        // moves.
+        if !inBatch {
+          #expect(plan.exactState(variables) == before, "seed \(seed), step \(step): \(errorA)")
+          #expect(
+            (0..<variables).map { sparse.value(of: Variable($0)).bitPattern } == sparseBefore,
+            "seed \(seed), step \(step): sparse: \(errorA)")
+        }
         #expect(plan.statistics.constraints == constraintsBefore, "seed \(seed), step \(step)")
       } else if errorB == nil {
         onSuccess()
