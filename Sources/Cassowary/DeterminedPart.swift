@@ -66,7 +66,11 @@ struct DeterminedPart {
       for k in plan.steps(ofBlock: block) {
         blockOfStep[k] = Int32(block)
         let run = termRuns[k]
-        self.terms.append(contentsOf: terms[Int(run.start)..<Int(run.start + run.count)])
+        terms.withUnsafeBufferPointer { terms in
+          self.terms.append(
+            contentsOf: UnsafeBufferPointer(
+              rebasing: terms[Int(run.start)..<Int(run.start + run.count)]))
+        }
         termStarts.append(Int32(self.terms.count))
         guard isActive[block] else { continue }
         activeSteps += 1

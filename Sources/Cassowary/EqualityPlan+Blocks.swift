@@ -80,6 +80,10 @@ extension EqualityPlan {
     constants = members.map { equalityConstants[Int($0)] }
     pivots = [Double](repeating: 0, count: members.count)
     otherStarts.reserveCapacity(members.count + 1)
+    otherVariables.reserveCapacity(incidence.variables.count)
+    otherCoefficients.reserveCapacity(incidence.variables.count)
+    factorStarts.reserveCapacity(starts.count - 1)
+    permutationStarts.reserveCapacity(starts.count - 1)
     // The column of each variable in the block being laid out, -1 outside it.
     var column = [Int32](repeating: -1, count: variableCount)
     var matrix: [Double] = []
@@ -87,6 +91,24 @@ extension EqualityPlan {
       let steps = Int(starts[block])..<Int(starts[block + 1])
       let size = steps.count
       largestBlock = max(largestBlock, size)
+      if size == 1 {
+        // Most blocks: one equality, whose subject's coefficient is its pivot.
+        let k = steps.lowerBound
+        let subject = subjects[k]
+        for index in incidence.terms(of: Int(members[k])) {
+          let v = incidence.variables[index]
+          if v == subject {
+            pivots[k] = incidence.coefficients[index]
+          } else {
+            otherVariables.append(v)
+            otherCoefficients.append(incidence.coefficients[index])
+          }
+        }
+        otherStarts.append(Int32(otherVariables.count))
+        factorStarts.append(-1)
+        permutationStarts.append(-1)
+        continue
+      }
       for (offset, k) in steps.enumerated() { column[Int(subjects[k])] = Int32(offset) }
       matrix.removeAll(keepingCapacity: true)
       if size > 1 { matrix.append(contentsOf: repeatElement(0, count: size * size)) }

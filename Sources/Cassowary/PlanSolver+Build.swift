@@ -154,11 +154,17 @@ extension PlanSolver {
       rest.entries.append(entry)
     }
     var determinedLabels: [ConstraintID: String] = [:]
-    for (id, label) in batch.labels {
-      if let index = batch.entries.firstIndex(where: { $0.id == id }), isDetermined[index] {
-        determinedLabels[id] = label
-      } else {
-        rest.labels.append((id, label))
+    if !batch.labels.isEmpty {
+      var isDeterminedID = [Bool](repeating: false, count: Int(largestID) + 1)
+      for (index, entry) in batch.entries.enumerated() where isDetermined[index] {
+        isDeterminedID[Int(entry.id.rawValue)] = true
+      }
+      for (id, label) in batch.labels {
+        if Int(id.rawValue) < isDeterminedID.count && isDeterminedID[Int(id.rawValue)] {
+          determinedLabels[id] = label
+        } else {
+          rest.labels.append((id, label))
+        }
       }
     }
     let restLeading = leading.compactMap { index in

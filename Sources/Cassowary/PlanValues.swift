@@ -39,13 +39,16 @@ struct PlanValues {
   ///
   /// - Complexity: O(readers of the variable · log queued).
   @inline(__always)
-  mutating func set(_ variable: Int32, _ value: Double, readers part: DeterminedPart) {
+  mutating func set(
+    _ variable: Int32, _ value: Double, readers part: DeterminedPart,
+    queueingReaders: Bool = true
+  ) {
     let v = Int(variable)
     if v >= values.count { reserve(variables: v + 1, blocks: 0) }
     guard value.bitPattern != values[v].bitPattern else { return }
     values[v] = value
     markDirty(variable)
-    guard v + 1 < part.readerStarts.count else { return }
+    guard queueingReaders && v + 1 < part.readerStarts.count else { return }
     for index in Int(part.readerStarts[v])..<Int(part.readerStarts[v + 1]) {
       let block = part.readers[index]
       if part.isActive[Int(block)] { enqueue(block) }
@@ -100,17 +103,16 @@ struct PlanValues {
   /// - Complexity: O(*t*) for the active steps' terms, plus O(*k*²) a block of *k*; allocates
   ///   nothing but room for new variables.
   mutating func evaluateAll(_ part: DeterminedPart) {
-    let plan = part.plan
-    reserve(variables: plan.variableCount, blocks: plan.blockCount)
-    withUnsafeTemporaryAllocation(of: Double.self, capacity: max(plan.largestBlock, 1)) {
-      scratch in
-      for block in 0..<plan.blockCount where part.isActive[block] {
-        evaluate(block, part, scratch)
-      }
-    }
-    // What the evaluation queued, it evaluated: readers come after what they read.
+    reserve(variables: part.plan.variableCount, blocks: part.plan.blockCount)
+    // Every block is evaluated in order, so none is queued: readers come after what they read.
     for block in queue { isQueued[Int(block)] = false }
     queue.removeAll(keepingCapacity: true)
+    withUnsafeTemporaryAllocation(of: Double.self, capacity: max(part.plan.largestBlock, 1)) {
+      scratch in
+      for block in 0..<part.plan.blockCount where part.isActive[block] {
+        evaluate(block, part.plan, part, scratch, queueingReaders: false)
+      }
+    }
   }
 
   /// Evaluates the queued blocks, and those their changes queue, in plan order.
@@ -122,7 +124,7 @@ struct PlanValues {
       scratch in
       while let block = dequeue() {
         guard part.isActive[Int(block)] else { continue }
-        evaluate(Int(block), part, scratch)
+        evaluate(Int(block), part.plan, part, scratch, queueingReaders: true)
       }
     }
   }
@@ -130,17 +132,19 @@ struct PlanValues {
   /// Evaluates one block and records its variables' new values.
   @inline(__always)
   private mutating func evaluate(
-    _ block: Int, _ part: DeterminedPart, _ scratch: UnsafeMutableBufferPointer<Double>
+    _ block: Int, _ plan: EqualityPlan, _ part: DeterminedPart,
+    _ scratch: UnsafeMutableBufferPointer<Double>, queueingReaders: Bool
   ) {
-    let plan = part.plan
     let steps = plan.steps(ofBlock: block)
     if steps.count == 1 {
       let k = steps.lowerBound
       let value = values.withUnsafeMutableBufferPointer { plan.rightSide(k, $0) } / plan.pivots[k]
-      set(plan.subjects[k], value, readers: part)
+      set(plan.subjects[k], value, readers: part, queueingReaders: queueingReaders)
       return
     }
     values.withUnsafeMutableBufferPointer { plan.solveBlock(block, $0, scratch) }
-    for (row, k) in steps.enumerated() { set(plan.subjects[k], scratch[row], readers: part) }
+    for (row, k) in steps.enumerated() {
+      set(plan.subjects[k], scratch[row], readers: part, queueingReaders: queueingReaders)
+    }
   }
 }
