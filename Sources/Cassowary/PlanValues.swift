@@ -67,6 +67,11 @@ struct PlanValues {
   mutating func enqueue(_ block: Int32) {
     guard !isQueued[Int(block)] else { return }
     isQueued[Int(block)] = true
+    if sweepEnd >= 0 {
+      // A sweep in progress passes every block after the one it is at.
+      sweepEnd = max(sweepEnd, block)
+      return
+    }
     queue.append(block)
     var child = queue.count - 1
     while child > 0 {
@@ -125,8 +130,40 @@ struct PlanValues {
       while let block = dequeue() {
         guard part.isActive[Int(block)] else { continue }
         evaluate(Int(block), part.plan, part, scratch, queueingReaders: true)
+        if queue.count >= Self.sweepThreshold {
+          sweep(part, scratch)
+          return
+        }
       }
     }
+  }
+
+  /// How many queued blocks make ``propagate(_:)`` stop ordering them one by one and sweep the
+  /// plan instead: a change near the root (a resize) reaches most of it, and a pass in plan
+  /// order over the queued marks costs less than a heap operation a block.
+  static var sweepThreshold: Int { 256 }
+
+  /// Where a sweep in progress ends (the last queued block it knows of), or -1 outside one.
+  var sweepEnd: Int32 = -1
+
+  /// Evaluates every queued block in plan order, from the first, passing over the others: the
+  /// blocks they queue come later, and the sweep goes on to them.
+  private mutating func sweep(
+    _ part: DeterminedPart, _ scratch: UnsafeMutableBufferPointer<Double>
+  ) {
+    var block = queue[0]
+    sweepEnd = queue.max()!
+    queue.removeAll(keepingCapacity: true)
+    while block <= sweepEnd {
+      if isQueued[Int(block)] {
+        isQueued[Int(block)] = false
+        if part.isActive[Int(block)] {
+          evaluate(Int(block), part.plan, part, scratch, queueingReaders: true)
+        }
+      }
+      block += 1
+    }
+    sweepEnd = -1
   }
 
   /// Evaluates one block and records its variables' new values.
