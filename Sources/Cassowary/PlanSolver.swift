@@ -8,8 +8,8 @@
 /// the blocks those need) — is added to the sparse solver, which finds the lexicographic optimum
 /// of the free variables. The blocks nothing else reaches (the ``DeterminedPart``) are then
 /// evaluated from its answer, block by block, each after the blocks it reads: a label's edges
-/// from the row above, a grid cell from its split. On the exported scenes that is most of every
-/// layout.
+/// from the row above, a grid cell from its split. On the grid scenes that is the whole layout;
+/// on forms the size preferences reach most blocks, which then stay in the tableau.
 ///
 /// Every later operation keeps that split. An operation that reaches a determined variable (a
 /// constraint that mentions it, an edit on it, removing or lowering a planned equality) first
