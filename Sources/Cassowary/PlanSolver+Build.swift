@@ -186,9 +186,6 @@ extension PlanSolver {
       plan: plan, isActive: isReached.map { !$0 }, ids: ids, terms: batch.terms,
       termRuns: termRuns, labels: determinedLabels)
     places.reserveCapacity(Int(largestID) + 1)
-    for (index, entry) in batch.entries.enumerated() where !isDetermined[index] {
-      setPlace(entry.id, .tableau)
-    }
     for k in 0..<plan.determinedCount where determined.isActive[Int(blockOfStep[k])] {
       setPlace(ids[k], .step(k))
     }
@@ -222,10 +219,7 @@ extension PlanSolver {
     }
     var head = batch
     if end < batch.count { head.entries.removeSubrange(end...) }
-    defer {
-      for entry in head.entries where inner.contains(entry.id) { setPlace(entry.id, .tableau) }
-      settle()
-    }
+    defer { settle() }
     try inner.add(head, leading: end < batch.count ? leading.filter { $0 < end } : leading)
     if end < batch.count {
       let refused = batch[end]
@@ -296,7 +290,7 @@ extension PlanSolver {
         promotedVariables.append(determined.plan.subjects[k])
         guard !determined.isRemoved[k] else { continue }
         determined.labels[determined.ids[k]] = nil
-        setPlace(determined.ids[k], .tableau)
+        setPlace(determined.ids[k], .notDetermined)
       }
       determined.deactivate(Int(block))
     }

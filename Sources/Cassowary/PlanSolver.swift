@@ -29,7 +29,7 @@ public struct PlanSolver: LayoutSolver {
   var determined = DeterminedPart()
   /// Every variable's value, what changed, and what awaits evaluation.
   var state = PlanValues()
-  /// Where each constraint is, by id.
+  /// The determined step of each constraint that is one, by id.
   var places: [ConstraintPlace] = []
   /// The depth of nested batches.
   var batchDepth = 0
@@ -50,14 +50,12 @@ public struct PlanSolver: LayoutSolver {
   // MARK: - Constraints
 
   public mutating func add(_ id: ConstraintID, _ constraint: Constraint) throws(SolverError) {
-    // What can be refused without the system is refused before anything moves (the sparse
-    // solver settles its deferred removals first, which a refusal must not show).
+    // What can be refused without the system is refused before anything is promoted.
     try Self.validate(constraint)
     if let existing = self.constraint(id) { throw .duplicateConstraint(id, existing) }
     try withPromotion(of: constraint.expression.terms.lazy.map(\.variable.id)) {
       solver throws(SolverError) in try solver.inner.add(id, constraint)
     }
-    setPlace(id, .tableau)
     settle()
   }
 
@@ -84,9 +82,8 @@ public struct PlanSolver: LayoutSolver {
 
   public mutating func remove(_ id: ConstraintID) throws(SolverError) {
     guard let k = step(of: id) else {
-      guard inner.contains(id) else { throw .unknownConstraint(id) }
       try inner.remove(id)
-      setPlace(id, .absent)
+      setPlace(id, .notDetermined)
       settle()
       return
     }
@@ -96,13 +93,13 @@ public struct PlanSolver: LayoutSolver {
       // solver reads a variable no constraint holds; the blocks that read it follow.
       let variable = determined.plan.subjects[k]
       determined.deactivate(block)
-      setPlace(id, .absent)
+      setPlace(id, .notDetermined)
       state.set(variable, 0, readers: determined)
     } else {
       // One equality of a larger block leaves the others underdetermined; settled when the
       // batch ends (``settleRemovals()``), by when the rest of the block has often gone too.
       determined.markRemoved(k)
-      setPlace(id, .absent)
+      setPlace(id, .notDetermined)
     }
     settle()
   }
@@ -118,8 +115,6 @@ public struct PlanSolver: LayoutSolver {
 
   public mutating func setConstant(_ id: ConstraintID, _ constant: Double) throws(SolverError) {
     guard let k = step(of: id) else {
-      guard inner.contains(id) else { throw .unknownConstraint(id) }
-      guard constant.isFinite else { throw .nonFinite("the constant \(constant) for \(id)") }
       try inner.setConstant(id, constant)
       settle()
       return
@@ -132,8 +127,6 @@ public struct PlanSolver: LayoutSolver {
 
   public mutating func setPriority(_ id: ConstraintID, _ priority: Priority) throws(SolverError) {
     guard let k = step(of: id) else {
-      guard inner.contains(id) else { throw .unknownConstraint(id) }
-      guard priority.isValid else { throw .invalidPriority(priority) }
       try inner.setPriority(id, priority)
       settle()
       return
@@ -170,7 +163,6 @@ public struct PlanSolver: LayoutSolver {
   }
 
   public mutating func removeEditVariable(_ variable: Variable) throws(SolverError) {
-    guard hasEditVariable(variable) else { throw .unknownEditVariable(variable) }
     try inner.removeEditVariable(variable)
     settle()
   }
@@ -178,8 +170,6 @@ public struct PlanSolver: LayoutSolver {
   public func hasEditVariable(_ variable: Variable) -> Bool { inner.hasEditVariable(variable) }
 
   public mutating func suggestValue(_ variable: Variable, _ value: Double) throws(SolverError) {
-    guard hasEditVariable(variable) else { throw .unknownEditVariable(variable) }
-    guard value.isFinite else { throw .nonFinite("the value suggested for \(variable)") }
     try inner.suggestValue(variable, value)
     settle()
   }
@@ -275,8 +265,8 @@ public struct PlanSolver: LayoutSolver {
   mutating func setPlace(_ id: ConstraintID, _ place: ConstraintPlace) {
     let index = Int(id.rawValue)
     if index >= places.count {
-      guard place != .absent else { return }
-      places.append(contentsOf: repeatElement(.absent, count: index + 1 - places.count))
+      guard place != .notDetermined else { return }
+      places.append(contentsOf: repeatElement(.notDetermined, count: index + 1 - places.count))
     }
     places[index] = place
   }
@@ -349,13 +339,13 @@ public struct PlanSolver: LayoutSolver {
   }
 }
 
-/// Where a ``PlanSolver`` holds a constraint: nowhere, in its tableau, or as a determined step.
+/// Whether a ``PlanSolver`` holds a constraint as a determined step, and which (anything else
+/// is the sparse solver's to know: whether it holds the constraint, or nobody does).
 struct ConstraintPlace: Equatable {
-  /// The step, or -1 (absent) or -2 (in the tableau).
+  /// The step, or -1.
   private var raw: Int32
 
-  static let absent = ConstraintPlace(raw: -1)
-  static let tableau = ConstraintPlace(raw: -2)
+  static let notDetermined = ConstraintPlace(raw: -1)
   static func step(_ k: Int) -> ConstraintPlace { ConstraintPlace(raw: Int32(k)) }
 
   /// The determined step, if the constraint is one.
