@@ -153,6 +153,8 @@ struct CallgrindRun {
       rows[index].commit = context.commit
       rows[index].machine = context.machine
       rows[index].toolchain = context.toolchain
+      rows[index].cpuModel = context.cpuModel
+      rows[index].jemalloc = context.jemalloc
       rows[index].matrix = context.matrix
       rows[index].shard = context.shard
       guard rows[index].status == .ok else { continue }

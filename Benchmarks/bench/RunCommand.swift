@@ -391,7 +391,22 @@ extension RunContext {
     #endif
     return RunContext(
       runID: String(UInt64(now.timeIntervalSince1970 * 1000), radix: 36), timestamp: timestamp,
-      commit: commit + dirty, machine: machine)
+      commit: commit + dirty, machine: machine, cpuModel: currentCPUModel ?? "",
+      jemalloc: AllocatorStatistics.version ?? "")
+  }
+
+  /// The processor's model name, as Linux's `/proc/cpuinfo` gives it (`model name`, or on
+  /// arm64 machines that lack it, nil).
+  static var currentCPUModel: String? {
+    guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else {
+      return nil
+    }
+    for line in text.split(separator: "\n") where line.hasPrefix("model name") {
+      guard let colon = line.firstIndex(of: ":") else { continue }
+      let name = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+      if !name.isEmpty { return name }
+    }
+    return nil
   }
 }
 

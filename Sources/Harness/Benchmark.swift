@@ -178,6 +178,10 @@ public struct RunContext: Sendable {
   public var machine: String
   /// The compiler that built the harness (``ResultsDocument/toolchain``).
   public var toolchain: String
+  /// The processor's model name, empty where it is not known.
+  public var cpuModel: String
+  /// The jemalloc version, empty when the allocator is not jemalloc.
+  public var jemalloc: String
   /// The whole matrix the run is part of (``BenchmarkConfiguration/matrixDescription``).
   public var matrix: String
   /// `K/N` for one shard of the matrix, empty for the whole of it.
@@ -185,13 +189,16 @@ public struct RunContext: Sendable {
 
   public init(
     runID: String, timestamp: String, commit: String, machine: String,
-    toolchain: String = ResultsDocument.toolchain, matrix: String = "", shard: String = ""
+    toolchain: String = ResultsDocument.toolchain, cpuModel: String = "",
+    jemalloc: String = "", matrix: String = "", shard: String = ""
   ) {
     self.runID = runID
     self.timestamp = timestamp
     self.commit = commit
     self.machine = machine
     self.toolchain = toolchain
+    self.cpuModel = cpuModel
+    self.jemalloc = jemalloc
     self.matrix = matrix
     self.shard = shard
   }

@@ -88,6 +88,8 @@ public struct BenchmarkRunner {
     row.commit = context.commit
     row.machine = context.machine
     row.toolchain = context.toolchain
+    row.cpuModel = context.cpuModel
+    row.jemalloc = context.jemalloc
     row.matrix = context.matrix
     row.shard = context.shard
     row.scene = kind

@@ -55,6 +55,11 @@ public struct ResultRow: Equatable, Sendable {
   public var machine = ""
   /// The compiler that built the harness; empty in files from before the column.
   public var toolchain = ""
+  /// The processor's model name (`/proc/cpuinfo`); empty in files from before the column.
+  public var cpuModel = ""
+  /// The jemalloc version the harness ran on; empty when the allocator was not jemalloc, and in
+  /// files from before the column.
+  public var jemalloc = ""
   /// The whole matrix the run was part of (``BenchmarkConfiguration/matrixDescription``);
   /// empty in files from before the column.
   public var matrix = ""
@@ -104,7 +109,8 @@ public struct ResultRow: Equatable, Sendable {
   /// but one and the samples last, so a reader that splits on commas without quoting still finds
   /// the figures before them; readers should go by name all the same.
   public static let columns = [
-    "run_id", "timestamp", "commit", "machine", "toolchain", "matrix", "shard", "scene",
+    "run_id", "timestamp", "commit", "machine", "toolchain", "cpu_model", "jemalloc", "matrix",
+    "shard", "scene",
     "variant", "views", "variables",
     "constraints", "solver", "mode", "phase", "repetitions", "median_ns", "min_ns", "p90_ns",
     "max_ns", "allocations", "allocated_bytes", "retained_bytes", "peak_bytes", "instructions",
@@ -112,13 +118,16 @@ public struct ResultRow: Equatable, Sendable {
   ]
 
   /// Columns a file may lack: files written before the column existed read with it empty.
-  public static let optionalColumns: Set<String> = ["samples_ns", "toolchain", "matrix", "shard"]
+  public static let optionalColumns: Set<String> = [
+    "samples_ns", "toolchain", "cpu_model", "jemalloc", "matrix", "shard",
+  ]
 
   /// The row's fields, in ``columns`` order.
   public var fields: [String] {
     func optional(_ value: UInt64?) -> String { value.map(String.init) ?? "" }
     return [
-      runID, timestamp, commit, machine, toolchain, matrix, shard, scene.rawValue, variant,
+      runID, timestamp, commit, machine, toolchain, cpuModel, jemalloc, matrix, shard,
+      scene.rawValue, variant,
       String(views),
       String(variables), String(constraints), solver.rawValue, mode.rawValue, phase.rawValue,
       String(repetitions), String(medianNanoseconds),
@@ -174,6 +183,8 @@ public struct ResultRow: Equatable, Sendable {
     commit = text("commit")
     machine = text("machine")
     toolchain = text("toolchain")
+    cpuModel = text("cpu_model")
+    jemalloc = text("jemalloc")
     matrix = text("matrix")
     shard = text("shard")
     scene = try typed("scene", as: SceneKind.self)

@@ -64,6 +64,8 @@ struct ResultsFileTests {
     row.retainedBytes = 123_456
     row.peakBytes = 0
     row.checksum = "deadbeef"
+    row.cpuModel = "AMD EPYC 7B13"
+    row.jemalloc = "5.3.0-0-g54eaed1d8b56b1aa528be3bdd1877e59c56fa90c"
     row.note = "a note, with a comma and \"quotes\"\nand a line break"
     return row
   }
@@ -76,7 +78,9 @@ struct ResultsFileTests {
     let rows = [sample(), sample(.churn, median: 5000)]
     let text = ResultsFile.text(rows)
     #expect(
-      text.hasPrefix("run_id,timestamp,commit,machine,toolchain,matrix,shard,scene,variant,views,"))
+      text.hasPrefix(
+        "run_id,timestamp,commit,machine,toolchain,cpu_model,jemalloc,matrix,shard,scene,variant,"
+          + "views,"))
     #expect(try ResultsFile.rows(text) == rows)
     // A byte order mark, as spreadsheet programs write one, is skipped.
     #expect(try ResultsFile.rows("\u{FEFF}" + text) == rows)
