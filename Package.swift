@@ -21,12 +21,14 @@ let package = Package(
     .library(name: "AutoLayout", targets: ["AutoLayout"]),
     .library(name: "Harness", targets: ["Harness"]),
     .library(name: "Scenes", targets: ["Scenes"]),
+    .library(name: "History", targets: ["History"]),
     .executable(name: "bench", targets: ["bench"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
   ],
   targets: [
     // Constraint solvers: the optimized sparse-tableau solver, the dense baseline, kiwi behind
@@ -77,6 +79,13 @@ let package = Package(
       swiftSettings: stablePlacement
     ),
 
+    // The history of runs: an SQLite store of every run's cells (GRDB, over Debian's
+    // libsqlite3-dev), its trends and regressions, and the static dashboard published from it.
+    .target(
+      name: "History",
+      dependencies: ["Harness", "Scenes", .product(name: "GRDB", package: "GRDB.swift")]
+    ),
+
     // The `bench` command-line tool.
     .executableTarget(
       name: "bench",
@@ -85,6 +94,7 @@ let package = Package(
         "Cassowary",
         "CCallgrind",
         "Harness",
+        "History",
         "Scenes",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
@@ -103,6 +113,9 @@ let package = Package(
     .testTarget(
       name: "ScenesTests", dependencies: ["Scenes", "AutoLayout", "Cassowary"],
       exclude: ["Fixtures"]),
+    .testTarget(
+      name: "HistoryTests",
+      dependencies: ["History", "Harness", "Scenes", .product(name: "GRDB", package: "GRDB.swift")]),
     .testTarget(
       name: "HarnessTests",
       dependencies: ["Harness", "Scenes", "Cassowary", "AutoLayout"]),

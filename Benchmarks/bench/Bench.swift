@@ -18,7 +18,8 @@ struct Bench: ParsableCommand {
     version:
       "LayoutBench bench \(benchVersion) (results schema \(ResultsDocument.currentSchemaVersion))",
     subcommands: [
-      Run.self, Compare.self, AB.self, Merge.self, Report.self, Plot.self, Stress.self,
+      Run.self, Compare.self, AB.self, Merge.self, Report.self, Plot.self, HistoryCommand.self, Publish.self,
+      Stress.self,
       ListScenes.self,
       ListSolvers.self,
       Export.self,

@@ -120,16 +120,17 @@ struct Report: ParsableCommand {
     for row in rows where row.solver != .sparse && !others.contains(row.solver) {
       others.append(row.solver)
     }
-    var lines = [
+    let otherHeads: [String] = others.map { "\($0) (views, x sparse)" }
+    let otherRules: [String] = others.map { _ in "---:" }
+    var lines: [String] = [
       "## Headline: each scene at its largest size", "",
       "The sparse solver in incremental mode at the largest size it measured: build plus first "
         + "solve, a resize, and the bytes held after the first layout. Against each other "
         + "solver, at the largest size both measured: its build plus first solve, and how many "
         + "times the sparse solver's it is (kiwisolver's build includes its solve).", "",
       "| scene | views | build + first solve | resize | retained bytes | "
-        + others.map { "\($0) (views, x sparse)" }.joined(separator: " | ") + " |",
-      "| --- | ---: | ---: | ---: | ---: | " + others.map { _ in "---:" }.joined(separator: " | ")
-        + " |",
+        + otherHeads.joined(separator: " | ") + " |",
+      "| --- | ---: | ---: | ---: | ---: | " + otherRules.joined(separator: " | ") + " |",
     ]
     for scene in scenes {
       let sizes = Set(

@@ -138,6 +138,8 @@ public struct Chart: Sendable {
     switch name {
     case "sparse incremental": ("#1f77b4", "circle")
     case "sparse full": ("#6baed6", "square")
+    case "plan incremental": ("#9467bd", "circle")
+    case "plan full": ("#c5b0d5", "square")
     case "dense incremental": ("#d62728", "triangle")
     case "dense full": ("#ff9896", "diamond")
     case "kiwi full": ("#98df8a", "cross")
@@ -147,7 +149,10 @@ public struct Chart: Sendable {
   }
 
   /// The series every chart's legend lists first, in this order; others follow by name.
-  static let knownSeries = ["sparse incremental", "sparse full", "dense incremental", "dense full"]
+  static let knownSeries = [
+    "sparse incremental", "sparse full", "plan incremental", "plan full", "dense incremental",
+    "dense full",
+  ]
 
   /// The chart as an SVG document. The picture is as wide as its title and its widest legend
   /// entry need, and each panel as wide as its own title, by ``textWidth(_:size:)``; labels are
