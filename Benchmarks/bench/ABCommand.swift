@@ -197,46 +197,40 @@ struct AB: ParsableCommand {
     }
     /// The slope-of-time findings that are verdicts.
     func slopeVerdicts(_ comparison: Comparison) -> [Comparison.Finding] {
-      comparison.findings.filter {
-        $0.metric == Comparison.slopeMetric(.medianTime) && $0.verdict != .changed
-      }
+      comparison.findings.filter { $0.metric == .slope(.medianTime) && $0.verdict != .changed }
     }
-    /// The group index of a series (`scene/variant/solver/mode/phase`).
-    func seriesGroup(_ series: String) -> Int? {
-      groupIndex[series.split(separator: "/").prefix(4).joined(separator: "/")]
+    /// The index of the group that measures a cell or a series.
+    func group(of subject: Comparison.Subject) -> Int? {
+      groupIndex[subject.group.description]
     }
     var comparison: Comparison
     do {
       try measure(Array(groups.indices), rounds: rounds, label: "")
       var pooled: [[ResultRow]]
       (comparison, pooled) = compare()
-      /// The index of the group that measures the cell `key`.
-      func group(of key: String, in rows: [ResultRow]) -> Int? {
-        rows.first { $0.key == key }.flatMap {
-          groupIndex[ShardGroup($0).description]
-        }
-      }
       // A time verdict is measured again: its groups run for as many more rounds, and every
       // cell of them is judged on all the rounds. A burst of load that happened to line up with
       // one build's rounds does not line up again; a real change shows in every round.
       let judged = Set(
-        comparison.findings.filter { $0.metric == "median_ns" && $0.verdict != .changed }
-          .compactMap { group(of: $0.key, in: pooled[1]) }
-      ).union(slopeVerdicts(comparison).compactMap { seriesGroup($0.key) })
+        comparison.findings.filter { $0.metric == .metric(.medianTime) && $0.verdict != .changed }
+          .compactMap { group(of: $0.key) }
+      ).union(slopeVerdicts(comparison).compactMap { group(of: $0.key) })
       var confirmation = ""
       if confirmRounds > 0 && !judged.isEmpty {
         try measure(judged.sorted(), rounds: confirmRounds, label: "confirming: ")
         let first = comparison.findings.filter {
-          $0.metric == "median_ns" && $0.verdict != .changed
+          $0.metric == .metric(.medianTime) && $0.verdict != .changed
         }
         (comparison, pooled) = compare()
-        let kept = comparison.findings.filter { $0.metric == "median_ns" && $0.verdict != .changed }
+        let kept = comparison.findings.filter {
+          $0.metric == .metric(.medianTime) && $0.verdict != .changed
+        }
         confirmation =
           "\nTime verdicts measured again: \(first.count) cell(s) in \(judged.count) group(s) ran "
           + "\(confirmRounds) more round(s); \(kept.count) verdict(s) held on all the rounds.\n"
       }
       let timeVerdicts = comparison.findings.filter {
-        $0.metric == "median_ns" && $0.verdict != .changed
+        $0.metric == .metric(.medianTime) && $0.verdict != .changed
       }
       let slopes = slopeVerdicts(comparison)
       if corroborate == .instructions && !(timeVerdicts.isEmpty && slopes.isEmpty) {
@@ -244,15 +238,17 @@ struct AB: ParsableCommand {
         // counts are kept, so that the instructions back time verdicts and are not judged on
         // their own (the quick matrix's instructions are not a baseline anyone measured). A
         // slope's series is counted at every size, in copies of the rows used for it alone.
-        let cells = Set(timeVerdicts.map(\.key))
+        let cells = Set(
+          timeVerdicts.compactMap { finding -> CellKey? in
+            if case .cell(let key) = finding.key { key } else { nil }
+          })
         let slopeSeries = Set(slopes.map(\.key))
         let slopeCells = Set(
-          pooled[1].filter { slopeSeries.contains(ScalingSlope.seriesKey($0)) }.map(\.key))
+          pooled[1].filter { slopeSeries.contains(.series($0.seriesKey)) }.map(\.key))
         let counted = Set(
-          cells.compactMap { key in group(of: key, in: pooled[1]) }
-            + slopes.compactMap { seriesGroup($0.key) }
+          timeVerdicts.compactMap { group(of: $0.key) } + slopes.compactMap { group(of: $0.key) }
         ).sorted()
-        var counts: [[String: UInt64]] = [[:], [:]]
+        var counts: [[CellKey: UInt64]] = [[:], [:]]
         for (position, index) in counted.enumerated() {
           for side in [0, 1] {
             if !quiet {

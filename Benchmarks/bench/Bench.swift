@@ -3,7 +3,7 @@ import Harness
 
 /// The version `bench --version` prints: the project's release, which changes with the
 /// command line or the results' meaning.
-let benchVersion = "0.9.0"
+let benchVersion = "0.10.0"
 
 /// The `bench` command: LayoutBench's benchmark and stress harness.
 @main
@@ -18,7 +18,8 @@ struct Bench: ParsableCommand {
     version:
       "LayoutBench bench \(benchVersion) (results schema \(ResultsDocument.currentSchemaVersion))",
     subcommands: [
-      Run.self, Compare.self, AB.self, Merge.self, Report.self, Plot.self, HistoryCommand.self, Publish.self,
+      Run.self, Compare.self, AB.self, Merge.self, Report.self, Plot.self, HistoryCommand.self,
+      Publish.self,
       Stress.self,
       ListScenes.self,
       ListSolvers.self,

@@ -55,7 +55,7 @@ struct CallgrindRun {
     } catch {
       throw BenchFailure("bench run", error)
     }
-    let childRows = "\(directory)/rows.csv"
+    let childRows = "\(directory)/rows.jsonl"
 
     let process = Process()
     process.executableURL = URL(fileURLWithPath: valgrind)
@@ -105,7 +105,7 @@ struct CallgrindRun {
     } catch {
       throw BenchFailure(.internalFailure, "bench run: the run under callgrind wrote \(error)")
     }
-    let counts: [String: UInt64]
+    let counts: [CellKey: UInt64]
     do {
       counts = try instructionCounts(in: directory)
     } catch let error as CallgrindDumpError {
@@ -131,7 +131,7 @@ struct CallgrindRun {
   }
 
   /// The instruction count of every cell dumped in `directory` so far, by the cell's key.
-  private func instructionCounts(in directory: String) throws -> [String: UInt64] {
+  private func instructionCounts(in directory: String) throws -> [CellKey: UInt64] {
     let dumps = try FileManager.default.contentsOfDirectory(atPath: directory)
       .filter { $0.hasPrefix("callgrind.") }
       .sorted { Self.dumpOrder($0) < Self.dumpOrder($1) }
@@ -142,10 +142,10 @@ struct CallgrindRun {
   /// The child's rows as this run's: its context, and each measured cell's count; with the
   /// keys of the measured cells that have none.
   private func finished(
-    _ rows: [ResultRow], counts: [String: UInt64]
-  ) -> (rows: [ResultRow], missing: [String]) {
+    _ rows: [ResultRow], counts: [CellKey: UInt64]
+  ) -> (rows: [ResultRow], missing: [CellKey]) {
     var rows = rows
-    var missing: [String] = []
+    var missing: [CellKey] = []
     // The child reads no context of its own (see `Run.run()`); the rows are this run's.
     for index in rows.indices {
       rows[index].runID = context.runID

@@ -47,6 +47,39 @@ struct StoreOptions: ParsableArguments {
   }
 }
 
+/// How regressions are judged: `bench history regressions` and `bench publish` share these.
+struct RegressionOptions: ParsableArguments {
+  @Option(help: "Allowed growth of allocated bytes and instructions (a fraction).")
+  var tolerance = 0.01
+  @Option(
+    name: .customLong("ratio-threshold"), help: "Allowed growth of a time ratio (a fraction).")
+  var ratioThreshold = 0.5
+  @Option(
+    name: .customLong("minimum-time"),
+    help: "Microseconds both medians of a ratio must reach for it to be judged.")
+  var minimumMicroseconds = 100.0
+
+  func validate() throws {
+    guard tolerance.isFinite, tolerance >= 0 else {
+      throw ValidationError("--tolerance must be a finite number at least 0")
+    }
+    guard ratioThreshold.isFinite, ratioThreshold >= 0 else {
+      throw ValidationError("--ratio-threshold must be a finite number at least 0")
+    }
+    // Up to an hour: a larger floor judges no ratio at all, and overflows nanoseconds sooner.
+    guard minimumMicroseconds.isFinite, minimumMicroseconds >= 0, minimumMicroseconds <= 3.6e9
+    else {
+      throw ValidationError("--minimum-time must be a number of microseconds from 0 to 3.6e9")
+    }
+  }
+
+  var criteria: HistoryStore.RegressionCriteria {
+    HistoryStore.RegressionCriteria(
+      countTolerance: tolerance, ratioThreshold: ratioThreshold,
+      minimumNanoseconds: UInt64(minimumMicroseconds * 1000))
+  }
+}
+
 /// How a history command prints a table.
 enum TableFormat: String, ExpressibleByArgument, CaseIterable {
   /// Aligned columns, for a terminal.
@@ -112,11 +145,17 @@ struct HistoryAdd: ParsableCommand {
     for run in recording.added {
       printOutput("added run \(run.runID) of \(run.commit) (\(run.cells) cells) from \(run.source)")
     }
+    for run in recording.completed {
+      printOutput(
+        "completed run \(run.runID) of \(run.commit): it now has \(run.cells) cells (first "
+          + "recorded from \(run.source))")
+    }
     for run in recording.alreadyPresent {
       printOutput("already recorded: run \(run.runID) of \(run.commit) (from \(run.source))")
     }
     printOutput(
       "\(history.path): \(recording.added.count) run(s) added, "
+        + (recording.completed.isEmpty ? "" : "\(recording.completed.count) completed, ")
         + "\(recording.alreadyPresent.count) already there")
   }
 }
@@ -142,7 +181,9 @@ struct HistoryImport: ParsableCommand {
       let log = shell(
         "git", "-C", repository, "log", "--reverse", "--format=%H", "--", "results/")
     else {
-      throw BenchFailure(.badInput, "bench history import: \(repository) is not a git repository")
+      throw BenchFailure(
+        .badInput,
+        "bench history import: \(repository) is not a git repository, or one without commits")
     }
     var seenBlobs = Set<String>()
     var files: [(source: String, rows: [ResultRow])] = []
@@ -166,7 +207,12 @@ struct HistoryImport: ParsableCommand {
         }
         do throws(ResultsFileError) {
           let rows = try ResultsFile.rows(text)
-          if !rows.isEmpty { files.append((source, rows)) }
+          do throws(HistoryError) {
+            try HistoryStore.check(rows, source: source)
+            if !rows.isEmpty { files.append((source, rows)) }
+          } catch {
+            skipped.append("\(source) (\(error))")
+          }
         } catch {
           skipped.append("\(source) (\(error))")
         }
@@ -335,34 +381,14 @@ struct HistoryRegressions: ParsableCommand {
       """)
 
   @OptionGroup var store: StoreOptions
-  @Option(help: "Allowed growth of allocated bytes and instructions.")
-  var tolerance = 0.01
-  @Option(name: .customLong("ratio-threshold"), help: "Allowed growth of a time ratio.")
-  var ratioThreshold = 0.5
-  @Option(
-    name: .customLong("minimum-time"),
-    help: "Microseconds both medians of a ratio must reach for it to be judged.")
-  var minimumMicroseconds = 100.0
+  @OptionGroup var criteria: RegressionOptions
   @Option(help: "table or csv.")
   var format = TableFormat.table
 
-  func validate() throws {
-    guard tolerance >= 0 else { throw ValidationError("--tolerance cannot be negative") }
-    guard ratioThreshold >= 0 else {
-      throw ValidationError("--ratio-threshold cannot be negative")
-    }
-    guard minimumMicroseconds >= 0 else {
-      throw ValidationError("--minimum-time cannot be negative")
-    }
-  }
-
   func run() throws {
     let history = try store.open(.read, command: "regressions")
-    let criteria = HistoryStore.RegressionCriteria(
-      countTolerance: tolerance, ratioThreshold: ratioThreshold,
-      minimumNanoseconds: UInt64(minimumMicroseconds * 1000))
     let regressions = try historyFailure("regressions") { () throws(HistoryError) in
-      try history.regressions(criteria)
+      try history.regressions(criteria.criteria)
     }
     printTable(
       ["commit", "previous", "cell", "figure", "before", "after", "machine"],

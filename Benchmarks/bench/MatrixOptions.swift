@@ -11,19 +11,19 @@ struct MatrixOptions: ParsableArguments {
     help: """
       Scenes, comma-separated: KIND (every variant of it) or KIND/VARIANT (see `bench scenes`).
       """)
-  var scenes: String?
+  var scenes: CommaSeparated<SceneChoice>?
   @Option(help: "View counts, comma-separated.")
-  var sizes: String?
+  var sizes: CommaSeparated<ViewCount>?
   @Option(
     help:
       "Solver strategies, comma-separated (see `bench solvers`; default: \(SolverStrategy.exact.map(\.name).joined(separator: ",")))."
   )
-  var solvers: String?
+  var solvers: CommaSeparated<SolverStrategy>?
   @Option(help: "incremental, full (comma-separated).")
-  var modes: String?
+  var modes: CommaSeparated<Mode>?
   @Option(
     help: "Phases, comma-separated: \(Phase.allCases.map(\.rawValue).joined(separator: ", ")).")
-  var phases: String?
+  var phases: CommaSeparated<Phase>?
   @Option(help: "Seed of the scenes' text lengths and positions.")
   var seed: UInt64 = 1
   @Option(help: "Minimum measured repetitions per cell.")
@@ -72,24 +72,6 @@ struct MatrixOptions: ParsableArguments {
   @Option(name: .customLong("slow-down"), help: .hidden)
   var slowDown: String?
 
-  private func list<Value>(
-    _ text: String?, _ what: String, valid: [String], parse: (String) -> Value?
-  ) throws -> [Value]? {
-    guard let text else { return nil }
-    var values: [Value] = []
-    for item in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
-      guard let value = parse(item) else {
-        let suggestion = closestMatch(to: item, in: valid).map { " (did you mean '\($0)'?)" }
-        throw UsageError(
-          message: "unknown \(what) '\(item)'\(suggestion ?? ""); valid: "
-            + valid.joined(separator: ", "))
-      }
-      values.append(value)
-    }
-    guard !values.isEmpty else { throw UsageError(message: "no \(what) given") }
-    return values
-  }
-
   /// Whether these options narrow or change the matrix (anything but `--quick` alone).
   var isAdHoc: Bool {
     scenes != nil || sizes != nil || solvers != nil || modes != nil || phases != nil
@@ -107,53 +89,26 @@ struct MatrixOptions: ParsableArguments {
   /// The configuration these options describe: the quick or the default matrix, narrowed.
   func configuration() throws -> BenchmarkConfiguration {
     var configuration = quick ? BenchmarkConfiguration.quick : BenchmarkConfiguration.standard
-    let sceneNames = SceneKind.allCases.flatMap { kind in
-      [kind.rawValue]
-        + (kind.variants.count > 1 ? kind.variants.map { "\(kind.rawValue)/\($0)" } : [])
-    }
-    if let scenes = try list(
-      scenes, "scene", valid: sceneNames,
-      parse: { item -> [(kind: SceneKind, variant: String)]? in
-        let parts = item.split(separator: "/", maxSplits: 1).map(String.init)
-        guard let kind = SceneKind(rawValue: parts[0]) else { return nil }
-        // A kind alone means every variant of it, as `bench scenes` lists them.
-        guard parts.count > 1 else { return kind.variants.map { (kind, $0) } }
-        return kind.variants.contains(parts[1]) ? [(kind, parts[1])] : nil
-      })
-    {
+    if let scenes {
       var chosen: [(kind: SceneKind, variant: String)] = []
-      for scene in scenes.joined()
-      where !chosen.contains(where: { $0.kind == scene.kind && $0.variant == scene.variant }) {
-        chosen.append(scene)
+      for choice in scenes.elements {
+        for variant in choice.variants
+        where !chosen.contains(where: { $0.kind == choice.kind && $0.variant == variant }) {
+          chosen.append((choice.kind, variant))
+        }
       }
       configuration.scenes = chosen
     }
-    if let sizes = try list(
-      sizes, "size", valid: ["positive whole numbers"],
-      parse: { Int($0).flatMap { $0 > 0 ? $0 : nil } })
-    {
-      configuration.sizes = sizes
-    }
-    if let solvers = try list(
-      solvers, "solver", valid: SolverStrategy.all.map(\.name),
-      parse: SolverStrategy.named)
-    {
-      if let missing = solvers.first(where: { !$0.isAvailable }) {
+    if let sizes { configuration.sizes = sizes.elements.map(\.count) }
+    if let solvers {
+      if let missing = solvers.elements.first(where: { !$0.isAvailable }) {
         throw UsageError(
           message: "solver \(missing.name) is unavailable: \(missing.unavailableReason ?? "")")
       }
-      configuration.solvers = solvers
+      configuration.solvers = solvers.elements
     }
-    if let modes = try list(
-      modes, "mode", valid: Mode.allCases.map(\.rawValue), parse: Mode.init(rawValue:))
-    {
-      configuration.modes = modes
-    }
-    if let phases = try list(
-      phases, "phase", valid: Phase.allCases.map(\.rawValue), parse: Phase.init(rawValue:))
-    {
-      configuration.phases = phases
-    }
+    if let modes { configuration.modes = modes.elements }
+    if let phases { configuration.phases = phases.elements }
     configuration.seed = seed
     if let repetitions {
       guard repetitions >= 1 else { throw UsageError(message: "--repetitions must be at least 1") }
@@ -207,22 +162,3 @@ extension Shard: ExpressibleByArgument {
 
 /// A command-line value bench refuses, with the message to print (exit 64).
 struct UsageError: Error { var message: String }
-
-/// The entry of `candidates` nearest `text` by edit distance, if it is near enough to be what
-/// was meant (at most a third of its length, and 3, away).
-func closestMatch(to text: String, in candidates: [String]) -> String? {
-  func distance(_ a: [Character], _ b: [Character]) -> Int {
-    var previous = Array(0...b.count)
-    for (i, x) in a.enumerated() {
-      var current = [i + 1] + Array(repeating: 0, count: b.count)
-      for (j, y) in b.enumerated() {
-        current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
-      }
-      previous = current
-    }
-    return previous[b.count]
-  }
-  let scored = candidates.map { ($0, distance(Array(text.lowercased()), Array($0))) }
-  guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
-  return best.1 <= min(3, max(1, text.count / 3)) ? best.0 : nil
-}

@@ -17,28 +17,23 @@ struct Publish: ParsableCommand {
       """)
 
   @OptionGroup var store: StoreOptions
-  @Option(help: "The folder to write the site into (replaced).")
+  @Option(
+    help: """
+      The folder to write the site into: a new or empty folder, or one an earlier publish wrote \
+      (it holds .bench-site), which is replaced.
+      """)
   var output: String
-  @Option(
-    help: "Allowed growth of allocated bytes and instructions (as bench history regressions).")
-  var tolerance = 0.01
-  @Option(name: .customLong("ratio-threshold"), help: "Allowed growth of a time ratio.")
-  var ratioThreshold = 0.5
-  @Option(
-    name: .customLong("minimum-time"),
-    help: "Microseconds both medians of a ratio must reach for it to be judged.")
-  var minimumMicroseconds = 100.0
+  @OptionGroup var criteria: RegressionOptions
 
   func run() throws {
     let history = try store.open(.read, command: "publish")
-    let criteria = HistoryStore.RegressionCriteria(
-      countTolerance: tolerance, ratioThreshold: ratioThreshold,
-      minimumNanoseconds: UInt64(minimumMicroseconds * 1000))
     let site = try historyFailure("publish") { () throws(HistoryError) in
-      try Dashboard(store: history, criteria: criteria)
+      try Dashboard(store: history, criteria: criteria.criteria)
     }
     do {
       try site.write(to: output)
+    } catch  where error.isRefusal {
+      throw BenchFailure(.badInput, "bench publish: \(error)")
     } catch {
       throw BenchFailure(.ioFailure, "bench publish: \(error)")
     }

@@ -8,6 +8,8 @@ import Scenes
 /// `.partial` file and says where it is (``Interrupts``).
 final class ResultsWriter {
   let file: PartialFile
+  /// CSV, or JSON Lines for a path ending in `.jsonl` (a round's or callgrind's process).
+  let format: ResultsFile.Format
   /// Rows written so far.
   private(set) var count = 0
 
@@ -15,7 +17,8 @@ final class ResultsWriter {
   /// interrupt keeps (saying where, unless a parent process will).
   init(path: String, saysWhereOnInterrupt: Bool = true) throws(OutputFileError) {
     file = try PartialFile(path: path)
-    try file.append(CSV.line(ResultRow.columns))
+    format = ResultsFile.Format(path: path)
+    if !format.header.isEmpty { try file.append(format.header) }
     Interrupts.keep(
       file,
       note: saysWhereOnInterrupt
@@ -26,19 +29,19 @@ final class ResultsWriter {
   var partialPath: String { file.partialPath }
 
   func append(_ row: ResultRow) throws(OutputFileError) {
-    try file.append(CSV.line(row.fields))
+    try file.append(format.line(row))
     count += 1
   }
 
   func append(_ rows: [ResultRow]) throws(OutputFileError) {
     guard !rows.isEmpty else { return }
-    try file.append(rows.map { CSV.line($0.fields) }.joined())
+    try file.append(rows.map(format.line).joined())
     count += rows.count
   }
 
   /// Replaces what was written with `rows` (a run of several rounds, pooled at the end).
   func rewrite(_ rows: [ResultRow]) throws(OutputFileError) {
-    try file.replaceContents(with: ResultsFile.text(rows))
+    try file.replaceContents(with: ResultsFile.text(rows, as: format))
     count = rows.count
   }
 
@@ -119,65 +122,6 @@ final class ProgressReporter {
 
   func finish() {
     if !quiet && terminal { FileHandle.standardError.write(Data("\n".utf8)) }
-  }
-}
-
-/// The log-log slope of median time against views for each (scene, variant, solver, mode,
-/// phase) measured at two sizes or more; of instructions instead in a `--callgrind` run, whose
-/// rows have no times.
-struct ScalingTable {
-  /// Every series measured at two sizes or more, with its slope.
-  var entries: [ScalingSlope] = []
-  /// What the slopes are of: `median time` or `instructions`.
-  var metric = "median time"
-
-  init(_ rows: [ResultRow]) {
-    let figure: ScalingSlope.Figure =
-      rows.contains { $0.instructions != nil } ? .instructions : .medianTime
-    metric = figure.rawValue
-    entries = ScalingSlope.slopes(of: rows, figure: figure)
-  }
-
-  static func path(forResults path: String) -> String {
-    (path.hasSuffix(".csv") ? String(path.dropLast(4)) : path) + "-slopes.csv"
-  }
-
-  /// The slopes as the JSON document has them.
-  var documentSlopes: [ResultsDocument.Slope] {
-    entries.map {
-      ResultsDocument.Slope(
-        scene: $0.scene.rawValue, variant: $0.variant, solver: $0.solver.rawValue,
-        mode: $0.mode.rawValue, phase: $0.phase.rawValue,
-        metric: metric == "instructions" ? "instructions" : "medianNanoseconds", sizes: $0.sizes,
-        slope: $0.slope)
-    }
-  }
-
-  var csv: String {
-    CSV.line(["scene", "variant", "solver", "mode", "phase", "sizes", "slope"])
-      + entries.map { entry in
-        CSV.line([
-          entry.scene.rawValue, entry.variant, entry.solver.rawValue, entry.mode.rawValue,
-          entry.phase.rawValue,
-          entry.sizes.map(String.init).joined(separator: " "), String(format: "%.3f", entry.slope),
-        ])
-      }.joined()
-  }
-
-  var markdown: String {
-    guard !entries.isEmpty else { return "" }
-    var lines = [
-      "", "Scaling (log-log slope of \(metric) against views; 1.0 is linear):", "",
-      "| scene | solver | mode | phase | sizes | slope |", "| --- | --- | --- | --- | --- | ---: |",
-    ]
-    for entry in entries {
-      let scene = sceneLabel(entry.scene, entry.variant)
-      lines.append(
-        "| \(scene) | \(entry.solver) | \(entry.mode) | \(entry.phase) | "
-          + "\(entry.sizes.map(String.init).joined(separator: ", ")) | "
-          + String(format: "%.2f", entry.slope) + " |")
-    }
-    return lines.joined(separator: "\n")
   }
 }
 

@@ -42,7 +42,9 @@ struct Run: ParsableCommand {
     help: """
       Where to write the CSV (default: results/latest.csv for the default matrix, \
       results/latest-quick.csv with --quick alone, else results/run-TIME.csv, so that an ad-hoc \
-      run does not overwrite the latest full one).
+      run does not overwrite the latest full one). A path ending in .jsonl gets JSON Lines, one \
+      row a line with the CSV's field names, as a run's rounds and callgrind's process hand \
+      their rows back.
       """)
   var output: String?
   @Option(help: "What to print on standard output.")
@@ -267,7 +269,7 @@ struct Run: ParsableCommand {
         // than two runs do, and the time gate's test of the rounds' disagreement would miss it.
         for round in 1...configuration.rounds {
           let rows = try runRound(
-            output + ".round\(round).csv", "\(round)/\(configuration.rounds)", into: writer)
+            output + ".round\(round).jsonl", "\(round)/\(configuration.rounds)", into: writer)
           rounds.append(rows)
         }
       } else {

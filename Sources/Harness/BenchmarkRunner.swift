@@ -150,7 +150,9 @@ public struct BenchmarkRunner {
     var slowdowns: [Phase: Double] = [:]
     if let slowdown = configuration.slowdown {
       for phase in phases
-      where baseRow(kind, variant, size, solver, mode, phase).key.contains(slowdown.cells) {
+      where baseRow(kind, variant, size, solver, mode, phase).key.description.contains(
+        slowdown.cells)
+      {
         slowdowns[phase] = slowdown.factor
       }
     }

@@ -20,12 +20,12 @@ public enum Callgrind {
   static let labelPrefix = "layoutbench cell "
 
   /// The dump label of a cell, from its key (``ResultRow/key``).
-  public static func label(forCell key: String) -> String { labelPrefix + key }
+  public static func label(forCell key: CellKey) -> String { labelPrefix + key.description }
 
   /// The cell key a dump label names, or nil when the dump is not one of a cell (the final dump
   /// at exit, or one made by other code).
-  public static func cell(fromLabel label: String) -> String? {
-    label.hasPrefix(labelPrefix) ? String(label.dropFirst(labelPrefix.count)) : nil
+  public static func cell(fromLabel label: String) -> CellKey? {
+    label.hasPrefix(labelPrefix) ? CellKey(String(label.dropFirst(labelPrefix.count))) : nil
   }
 
   /// Runs `body` with callgrind's counters zeroed and instrumentation on around it, then switches
@@ -115,8 +115,8 @@ public struct CallgrindDump: Equatable, Sendable {
   /// each cell counts, dumps of other triggers are ignored.
   public static func instructionsByCell(
     _ dumps: [String]
-  ) throws(CallgrindDumpError) -> [String: UInt64] {
-    var counts: [String: UInt64] = [:]
+  ) throws(CallgrindDumpError) -> [CellKey: UInt64] {
+    var counts: [CellKey: UInt64] = [:]
     for text in dumps {
       let dump = try CallgrindDump(text: text)
       guard let label = dump.label, let cell = Callgrind.cell(fromLabel: label),

@@ -17,13 +17,14 @@ extension Comparison {
   /// comparison unusable (``inputProblems``).
   ///
   /// - Complexity: O(findings).
-  public mutating func requireInstructionEvidence(counted: Set<String>) {
-    var moved: [String: Verdict] = [:]
-    for finding in findings where finding.metric == "instructions" && finding.verdict != .changed {
+  public mutating func requireInstructionEvidence(counted: Set<CellKey>) {
+    var moved: [Subject: Verdict] = [:]
+    for finding in findings
+    where finding.metric == .metric(.instructions) && finding.verdict != .changed {
       moved[finding.key] = finding.verdict
     }
     timeWithoutInstructions += setAside(
-      "median_ns", unlessMoved: moved, counted: counted,
+      .metric(.medianTime), unlessMoved: moved, counted: Set(counted.map(Subject.cell)),
       missing: {
         "its time was judged \($0) but it has no instruction count in both runs to back it"
       })
@@ -33,7 +34,7 @@ extension Comparison {
   /// (their verdict becomes `changed`) and returns them; a verdict whose key was not `counted`
   /// is an input problem, said by `missing` (given the verdict).
   mutating func setAside(
-    _ metric: String, unlessMoved moved: [String: Verdict], counted: Set<String>,
+    _ metric: Figure, unlessMoved moved: [Subject: Verdict], counted: Set<Subject>,
     missing: (String) -> String
   ) -> [Finding] {
     var setAside: [Finding] = []
@@ -68,11 +69,11 @@ extension Comparison {
     var evidence = Comparison(baseline: [], current: [], timeThreshold: .infinity)
     evidence.judgeSlopes(
       baseline: baseline, current: current, figure: .instructions, tolerance: tolerance)
-    let counted = Set(evidence.judgedSeries)
-    var movedBySeries: [String: Verdict] = [:]
+    let counted = Set(evidence.judgedSeries.map(Subject.series))
+    var movedBySeries: [Subject: Verdict] = [:]
     for finding in evidence.findings { movedBySeries[finding.key] = finding.verdict }
     slopesWithoutInstructions += setAside(
-      Comparison.slopeMetric(.medianTime), unlessMoved: movedBySeries, counted: counted,
+      .slope(.medianTime), unlessMoved: movedBySeries, counted: counted,
       missing: {
         "its slope of time was judged \($0) but it has no instruction counts at two sizes in "
           + "both runs to back it"

@@ -11,17 +11,59 @@ public struct Comparison {
     case changed
   }
 
+  /// What a finding is about: one cell, or a series (a cell at every size) for a slope.
+  public enum Subject: Hashable, Sendable, CustomStringConvertible {
+    case cell(CellKey)
+    case series(SeriesKey)
+
+    public var description: String {
+      switch self {
+      case .cell(let key): key.description
+      case .series(let key): key.description
+      }
+    }
+
+    /// The group that measures the subject.
+    public var group: ShardGroup {
+      switch self {
+      case .cell(let key): key.group
+      case .series(let key): key.group
+      }
+    }
+  }
+
+  /// What a finding judged.
+  public enum Figure: Hashable, Sendable, CustomStringConvertible {
+    /// Whether the cell was measured, skipped or failed.
+    case status
+    /// One of the cell's figures.
+    case metric(Metric)
+    /// A series' log-log slope of a figure over the sizes (the complexity gate).
+    case slope(ScalingSlope.Figure)
+
+    /// `status`, the metric's column (`allocated_bytes`), or `slope of instructions`.
+    public var description: String {
+      switch self {
+      case .status: "status"
+      case .metric(let metric): metric.column
+      case .slope(let figure): "slope of \(figure.rawValue)"
+      }
+    }
+  }
+
   /// One finding.
   public struct Finding: Sendable {
-    public var key: String
-    public var metric: String
+    public var key: Subject
+    public var metric: Figure
     public var baseline: String
     public var current: String
     public var verdict: Verdict
     /// Whether the figure regressed.
     public var regression: Bool { verdict == .regression }
     /// Whether the figure is one the gate judges (allocation request counts are not).
-    public var isGated: Bool { metric != "allocations" }
+    public var isGated: Bool {
+      if case .metric(let metric) = metric { metric.isGated } else { true }
+    }
   }
 
   /// What the comparison says, as `bench compare` exits with it.
@@ -42,25 +84,25 @@ public struct Comparison {
   /// Cells measured (status `ok`) in both files.
   public var measuredInBoth = 0
   /// Cells only in the baseline (not measured now) and only in the current run.
-  public var onlyInBaseline: [String] = []
-  public var onlyInCurrent: [String] = []
+  public var onlyInBaseline: [CellKey] = []
+  public var onlyInCurrent: [CellKey] = []
   /// The cells the baseline measured (status `ok`) that the current run lacks.
-  public var missingMeasured: [String] = []
+  public var missingMeasured: [CellKey] = []
   /// Measured cells in both files whose times were not judged: too few repetitions in one of
   /// them for the U test to reach the significance level.
-  public var untimed: [String] = []
+  public var untimed: [CellKey] = []
   /// Measured cells in both files whose times were judged.
   public var timed = 0
   /// Judged cells whose rounds disagree so much (``TimeTest/smallestCallableSlowdown`` of 0.5
   /// or more) that a change of 1.5 times would not be a verdict.
-  public var noisy: [String] = []
+  public var noisy: [CellKey] = []
   /// Whether times were judged at all (a finite time threshold).
   public var timeGated = true
   /// Series whose slopes were compared (``judgeSlopes(baseline:current:figure:tolerance:)``);
   /// nil when the complexity gate did not run.
   public var slopesJudged: Int? = nil
   /// The series whose slopes were compared.
-  public var judgedSeries: [String] = []
+  public var judgedSeries: [SeriesKey] = []
   /// Time verdicts set aside because the cell's instruction count did not move the same way
   /// (``requireInstructionEvidence(counted:)``), as they were judged.
   public var timeWithoutInstructions: [Finding] = []
@@ -95,13 +137,13 @@ public struct Comparison {
     countTolerance: Double = 0.01
   ) {
     timeGated = timeThreshold.isFinite
-    var base: [String: ResultRow] = [:]
+    var base: [CellKey: ResultRow] = [:]
     for row in baseline {
       if base.updateValue(row, forKey: row.key) != nil {
         inputProblems.append("\(row.key) appears more than once in the baseline")
       }
     }
-    var seen = Set<String>()
+    var seen = Set<CellKey>()
     for row in current {
       guard seen.insert(row.key).inserted else {
         inputProblems.append("\(row.key) appears more than once in the current run")
@@ -116,7 +158,7 @@ public struct Comparison {
         if row.status != old.status {
           findings.append(
             Finding(
-              key: row.key, metric: "status", baseline: old.status.rawValue,
+              key: .cell(row.key), metric: .status, baseline: old.status.rawValue,
               current: row.status.rawValue,
               verdict: old.status == .ok ? .regression : .changed))
         }
@@ -134,17 +176,17 @@ public struct Comparison {
       if !old.checksum.isEmpty, !row.checksum.isEmpty, old.checksum != row.checksum {
         findings.append(
           Finding(
-            key: row.key, metric: "checksum", baseline: old.checksum, current: row.checksum,
+            key: .cell(row.key), metric: .metric(.checksum), baseline: old.checksum,
+            current: row.checksum,
             verdict: .regression))
       }
-      for (metric, was, now, gated) in [
-        ("allocated_bytes", old.allocatedBytes, row.allocatedBytes, true),
-        ("instructions", old.instructions, row.instructions, true),
-        // jemalloc's request counts are batched by its thread caches, so they move by a few
-        // percent from run to run: reported, never gated.
-        ("allocations", old.allocations, row.allocations, false),
-      ] {
-        guard let was, let now, was != now else { continue }
+      // jemalloc's request counts are batched by its thread caches, so they move by a few
+      // percent from run to run: reported, never gated.
+      for metric in [Metric.allocatedBytes, .instructions, .allocations] {
+        let gated = metric.isGated
+        guard let was = metric.value(in: old), let now = metric.value(in: row), was != now else {
+          continue
+        }
         let verdict: Verdict
         if gated && Double(now) > Double(was) * (1 + countTolerance) + 64 {
           verdict = .regression
@@ -155,7 +197,8 @@ public struct Comparison {
         }
         findings.append(
           Finding(
-            key: row.key, metric: metric, baseline: String(was), current: String(now),
+            key: .cell(row.key), metric: .metric(metric), baseline: String(was),
+            current: String(now),
             verdict: verdict))
       }
       if timeThreshold.isFinite, old.medianNanoseconds > 0, row.medianNanoseconds > 0 {
@@ -211,7 +254,8 @@ public struct Comparison {
     }
     findings.append(
       Finding(
-        key: row.key, metric: "median_ns", baseline: String(old.medianNanoseconds),
+        key: .cell(row.key), metric: .metric(.medianTime),
+        baseline: String(old.medianNanoseconds),
         current: "\(row.medianNanoseconds) (\(detail))", verdict: verdict))
   }
 
@@ -305,7 +349,8 @@ public struct Comparison {
     // The cells the gate could not hold to a 1.5x change are named, so that a reader knows
     // which times went unguarded in this run.
     if !noisy.isEmpty {
-      let listed = (verbose ? noisy[...] : noisy.prefix(20)).joined(separator: ", ")
+      let listed = (verbose ? noisy[...] : noisy.prefix(20)).map(\.description)
+        .joined(separator: ", ")
       lines += [
         "",
         "Too noisy across rounds to catch a 1.5x change: " + listed
@@ -313,7 +358,7 @@ public struct Comparison {
       ]
     }
     if !onlyInBaseline.isEmpty && (verbose || !allowingSubset) {
-      let listed = onlyInBaseline.prefix(20).joined(separator: ", ")
+      let listed = onlyInBaseline.prefix(20).map(\.description).joined(separator: ", ")
       lines += [
         "", "Only in the baseline: " + listed + (onlyInBaseline.count > 20 ? ", …" : ""),
       ]

@@ -19,8 +19,8 @@ public enum HeapSnapshot {
 
   /// The file a cell's snapshot goes to: the cell's key (``ResultRow/key``) with each `/` as
   /// `_`, then `.massif`.
-  public static func fileName(forCell key: String) -> String {
-    String(key.map { $0 == "/" ? "_" : $0 }) + ".massif"
+  public static func fileName(forCell key: CellKey) -> String {
+    String(key.description.map { $0 == "/" ? "_" : $0 }) + ".massif"
   }
 
   /// The name (without extension) of the snapshot `bench stress --heap-snapshots` takes where the

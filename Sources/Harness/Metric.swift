@@ -56,10 +56,11 @@ public enum Metric: String, CaseIterable, Sendable, Codable, CustomStringConvert
     }
   }
 
-  /// Whether `bench compare` and `bench history regressions` judge the figure between runs:
-  /// the deterministic ones. Times are judged by the U test within one machine's runs
-  /// (`bench compare`, `bench ab`), and across a history only as ratios inside each run.
-  public var isGated: Bool { isDeterministic }
+  /// Whether `bench compare`'s gate judges the figure: the deterministic ones against a
+  /// tolerance, and the median time by the U test on the samples (`bench history regressions`
+  /// judges times only as ratios inside one run). Allocation requests, retained and peak bytes
+  /// are reported, never gated.
+  public var isGated: Bool { isDeterministic || self == .medianTime }
 
   /// The metric's figure in `row`, or nil where the row has none (the checksum has no number).
   ///

@@ -11,8 +11,8 @@ extension ResultRow {
   ///
   /// - Complexity: O(total rows + total samples).
   public static func pooling(rounds: [[ResultRow]]) -> [ResultRow] {
-    var order: [String] = []
-    var pooled: [String: ResultRow] = [:]
+    var order: [CellKey] = []
+    var pooled: [CellKey: ResultRow] = [:]
     for round in rounds {
       for row in round {
         guard var cell = pooled[row.key] else {

@@ -105,17 +105,10 @@ public struct ResultRow: Equatable, Sendable {
 
   public init() {}
 
-  /// The CSV header: the schema every results file starts with. The free-text `note` is last
-  /// but one and the samples last, so a reader that splits on commas without quoting still finds
+  /// The CSV header: the schema every results file starts with, and the JSON's field names
+  /// (``CodingKeys``). The free-text `note` is last but one and the samples last, so a reader that splits on commas without quoting still finds
   /// the figures before them; readers should go by name all the same.
-  public static let columns = [
-    "run_id", "timestamp", "commit", "machine", "toolchain", "cpu_model", "jemalloc", "matrix",
-    "shard", "scene",
-    "variant", "views", "variables",
-    "constraints", "solver", "mode", "phase", "repetitions", "median_ns", "min_ns", "p90_ns",
-    "max_ns", "allocations", "allocated_bytes", "retained_bytes", "peak_bytes", "instructions",
-    "checksum", "status", "note", "samples_ns",
-  ]
+  public static let columns = CodingKeys.allCases.map(\.stringValue)
 
   /// Columns a file may lack: files written before the column existed read with it empty.
   public static let optionalColumns: Set<String> = [
@@ -123,19 +116,46 @@ public struct ResultRow: Equatable, Sendable {
   ]
 
   /// The row's fields, in ``columns`` order.
-  public var fields: [String] {
+  public var fields: [String] { CodingKeys.allCases.map(field) }
+
+  /// The CSV text of one field: figures not measured are empty, times `0` (as every file has
+  /// written them).
+  public func field(_ key: CodingKeys) -> String {
     func optional(_ value: UInt64?) -> String { value.map(String.init) ?? "" }
-    return [
-      runID, timestamp, commit, machine, toolchain, cpuModel, jemalloc, matrix, shard,
-      scene.rawValue, variant,
-      String(views),
-      String(variables), String(constraints), solver.rawValue, mode.rawValue, phase.rawValue,
-      String(repetitions), String(medianNanoseconds),
-      String(minimumNanoseconds), String(p90Nanoseconds), String(maximumNanoseconds),
-      optional(allocations), optional(allocatedBytes), optional(retainedBytes),
-      optional(peakBytes), optional(instructions), checksum, status.rawValue, note,
-      samples.map { $0.map(String.init).joined(separator: " ") }.joined(separator: "|"),
-    ]
+    switch key {
+    case .runID: return runID
+    case .timestamp: return timestamp
+    case .commit: return commit
+    case .machine: return machine
+    case .toolchain: return toolchain
+    case .cpuModel: return cpuModel
+    case .jemalloc: return jemalloc
+    case .matrix: return matrix
+    case .shard: return shard
+    case .scene: return scene.rawValue
+    case .variant: return variant
+    case .views: return String(views)
+    case .variables: return String(variables)
+    case .constraints: return String(constraints)
+    case .solver: return solver.rawValue
+    case .mode: return mode.rawValue
+    case .phase: return phase.rawValue
+    case .repetitions: return String(repetitions)
+    case .medianNanoseconds: return String(medianNanoseconds)
+    case .minimumNanoseconds: return String(minimumNanoseconds)
+    case .p90Nanoseconds: return String(p90Nanoseconds)
+    case .maximumNanoseconds: return String(maximumNanoseconds)
+    case .allocations: return optional(allocations)
+    case .allocatedBytes: return optional(allocatedBytes)
+    case .retainedBytes: return optional(retainedBytes)
+    case .peakBytes: return optional(peakBytes)
+    case .instructions: return optional(instructions)
+    case .checksum: return checksum
+    case .status: return status.rawValue
+    case .note: return note
+    case .samples:
+      return samples.map { $0.map(String.init).joined(separator: " ") }.joined(separator: "|")
+    }
   }
 
   /// The row read back from `fields` (in ``columns`` order).
@@ -241,9 +261,6 @@ public struct ResultRow: Equatable, Sendable {
     guard times.count > sampleLimit else { return times }
     return (0..<sampleLimit).map { times[$0 * times.count / sampleLimit] }
   }
-
-  /// What identifies the cell across runs.
-  public var key: String { "\(scene)/\(variant)/\(views)/\(solver)/\(mode)/\(phase)" }
 }
 
 /// A results file that cannot be read: missing, malformed, or of another schema.
@@ -252,11 +269,65 @@ public struct ResultsFileError: Error, CustomStringConvertible {
   public init(_ description: String) { self.description = description }
 }
 
-/// A CSV results file: the header, then one row per cell.
+/// A results file: CSV (the header, then one row per cell), or JSON Lines (one row per line,
+/// as ``ResultRow`` encodes itself) for a path ending in `.jsonl`, as the processes of one run
+/// hand their rows to each other.
 public enum ResultsFile {
-  /// The whole file's text.
-  public static func text(_ rows: [ResultRow]) -> String {
-    CSV.line(ResultRow.columns) + rows.map { CSV.line($0.fields) }.joined()
+  /// The two encodings of a results file.
+  public enum Format: Sendable {
+    case csv
+    case jsonLines
+
+    /// JSON Lines for a path ending in `.jsonl` (or `.jsonl.partial`), else CSV.
+    public init(path: String) {
+      self = path.hasSuffix(".jsonl") || path.hasSuffix(".jsonl.partial") ? .jsonLines : .csv
+    }
+
+    /// What the file starts with: the CSV's header line; nothing for JSON Lines.
+    public var header: String {
+      switch self {
+      case .csv: CSV.line(ResultRow.columns)
+      case .jsonLines: ""
+      }
+    }
+
+    /// One row as a line of the file, with its line end.
+    public func line(_ row: ResultRow) -> String {
+      switch self {
+      case .csv: return CSV.line(row.fields)
+      case .jsonLines:
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // A row of strings, whole numbers and arrays of them always encodes.
+        // swift-format-ignore: NeverUseForceTry
+        return String(decoding: try! encoder.encode(row), as: UTF8.self) + "\n"
+      }
+    }
+  }
+
+  /// The whole file's text, as CSV.
+  public static func text(_ rows: [ResultRow]) -> String { text(rows, as: .csv) }
+
+  /// The whole file's text in `format`.
+  public static func text(_ rows: [ResultRow], as format: Format) -> String {
+    format.header + rows.map(format.line).joined()
+  }
+
+  /// The rows of a JSON Lines text: every non-empty line one row.
+  ///
+  /// - Complexity: O(text size).
+  public static func rows(jsonLines text: String) throws(ResultsFileError) -> [ResultRow] {
+    var rows: [ResultRow] = []
+    let decoder = JSONDecoder()
+    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+    where !line.isEmpty {
+      do {
+        rows.append(try decoder.decode(ResultRow.self, from: Data(line.utf8)))
+      } catch {
+        throw ResultsFileError("line \(index + 1): not a results row: \(error)")
+      }
+    }
+    return rows
   }
 
   /// The rows of the results file at `path`; the error names the path and says in words why
@@ -271,7 +342,10 @@ public enum ResultsFile {
       throw ResultsFileError("\(path): \(error)")
     }
     do throws(ResultsFileError) {
-      return try rows(text)
+      switch Format(path: path) {
+      case .csv: return try rows(text)
+      case .jsonLines: return try rows(jsonLines: text)
+      }
     } catch {
       throw ResultsFileError("\(path): \(error)")
     }

@@ -1,14 +1,15 @@
 import Foundation
 
-/// A run as JSON (`bench run --format json`): a schema version, the run's context, every row with
-/// its figures as numbers (`null` where nothing was measured) and the scaling slopes.
+/// A run as JSON (`bench run --format json`): a schema version, the run's context, every row (as
+/// ``ResultRow`` encodes itself, with the CSV's field names and `null` where nothing was
+/// measured) and the scaling slopes.
 public struct ResultsDocument: Codable, Sendable, Equatable {
   /// The version of this layout; it changes whenever a field is renamed, removed or retyped.
-  public static let currentSchemaVersion = 2
+  public static let currentSchemaVersion = 3
 
   public var schemaVersion = Self.currentSchemaVersion
   public var context: Context
-  public var rows: [Row]
+  public var rows: [ResultRow]
   public var slopes: [Slope]
 
   /// What every row of the run shares, and what it was asked to measure.
@@ -73,90 +74,6 @@ public struct ResultsDocument: Codable, Sendable, Equatable {
     }
   }
 
-  /// One cell. Figures that were not measured (a skipped row's times, instructions outside
-  /// callgrind) are `null`, never 0 or "".
-  public struct Row: Codable, Sendable, Equatable {
-    public var scene: String
-    public var variant: String
-    public var views: Int
-    public var variables: Int?
-    public var constraints: Int?
-    public var solver: String
-    public var mode: String
-    public var phase: String
-    /// `ok`, `skipped` or `error`.
-    public var status: String
-    public var repetitions: Int
-    public var medianNanoseconds: UInt64?
-    public var minimumNanoseconds: UInt64?
-    public var p90Nanoseconds: UInt64?
-    public var maximumNanoseconds: UInt64?
-    /// Each round's repetition times, nanoseconds.
-    public var samplesNanoseconds: [[UInt64]]
-    public var allocations: UInt64?
-    public var allocatedBytes: UInt64?
-    public var retainedBytes: UInt64?
-    public var peakBytes: UInt64?
-    public var instructions: UInt64?
-    public var checksum: String?
-    public var note: String?
-
-    /// The row of `row`: times only where they were measured.
-    public init(_ row: ResultRow) {
-      let timed = row.status == .ok && row.repetitions > 0 && row.medianNanoseconds > 0
-      let counted = row.status == .ok || row.variables > 0
-      scene = row.scene.rawValue
-      variant = row.variant
-      views = row.views
-      variables = counted ? row.variables : nil
-      constraints = counted ? row.constraints : nil
-      solver = row.solver.rawValue
-      mode = row.mode.rawValue
-      phase = row.phase.rawValue
-      status = row.status.rawValue
-      repetitions = row.repetitions
-      medianNanoseconds = timed ? row.medianNanoseconds : nil
-      minimumNanoseconds = timed ? row.minimumNanoseconds : nil
-      p90Nanoseconds = timed ? row.p90Nanoseconds : nil
-      maximumNanoseconds = timed ? row.maximumNanoseconds : nil
-      samplesNanoseconds = row.samples
-      allocations = row.allocations
-      allocatedBytes = row.allocatedBytes
-      retainedBytes = row.retainedBytes
-      peakBytes = row.peakBytes
-      instructions = row.instructions
-      checksum = row.checksum.isEmpty ? nil : row.checksum
-      note = row.note.isEmpty ? nil : row.note
-    }
-
-    // Written by hand so that a missing figure is an explicit `null`, not an absent key.
-    public func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(scene, forKey: .scene)
-      try container.encode(variant, forKey: .variant)
-      try container.encode(views, forKey: .views)
-      try container.encode(variables, forKey: .variables)
-      try container.encode(constraints, forKey: .constraints)
-      try container.encode(solver, forKey: .solver)
-      try container.encode(mode, forKey: .mode)
-      try container.encode(phase, forKey: .phase)
-      try container.encode(status, forKey: .status)
-      try container.encode(repetitions, forKey: .repetitions)
-      try container.encode(medianNanoseconds, forKey: .medianNanoseconds)
-      try container.encode(minimumNanoseconds, forKey: .minimumNanoseconds)
-      try container.encode(p90Nanoseconds, forKey: .p90Nanoseconds)
-      try container.encode(maximumNanoseconds, forKey: .maximumNanoseconds)
-      try container.encode(samplesNanoseconds, forKey: .samplesNanoseconds)
-      try container.encode(allocations, forKey: .allocations)
-      try container.encode(allocatedBytes, forKey: .allocatedBytes)
-      try container.encode(retainedBytes, forKey: .retainedBytes)
-      try container.encode(peakBytes, forKey: .peakBytes)
-      try container.encode(instructions, forKey: .instructions)
-      try container.encode(checksum, forKey: .checksum)
-      try container.encode(note, forKey: .note)
-    }
-  }
-
   /// How one group phase's figure grows with the view count: the least-squares slope of log
   /// figure against log views.
   public struct Slope: Codable, Sendable, Equatable {
@@ -165,7 +82,7 @@ public struct ResultsDocument: Codable, Sendable, Equatable {
     public var solver: String
     public var mode: String
     public var phase: String
-    /// `medianNanoseconds` or `instructions`.
+    /// `median_ns` or `instructions`: the metric's column name.
     public var metric: String
     public var sizes: [Int]
     public var slope: Double
@@ -187,7 +104,7 @@ public struct ResultsDocument: Codable, Sendable, Equatable {
 
   public init(context: Context, rows: [ResultRow], slopes: [Slope]) {
     self.context = context
-    self.rows = rows.map(Row.init)
+    self.rows = rows
     self.slopes = slopes
   }
 

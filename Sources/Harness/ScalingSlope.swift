@@ -21,7 +21,7 @@ public struct ScalingSlope: Sendable, Equatable {
   }
 
   /// The series: `scene/variant/solver/mode/phase`.
-  public var series: String
+  public var series: SeriesKey
   public var scene: SceneKind
   public var variant: String
   public var solver: ResultRow.Solver
@@ -36,11 +36,11 @@ public struct ScalingSlope: Sendable, Equatable {
   ///
   /// - Complexity: O(rows).
   public static func slopes(of rows: [ResultRow], figure: Figure) -> [ScalingSlope] {
-    var groups: [String: [(views: Int, value: Double, row: ResultRow)]] = [:]
-    var order: [String] = []
+    var groups: [SeriesKey: [(views: Int, value: Double, row: ResultRow)]] = [:]
+    var order: [SeriesKey] = []
     for row in rows where row.status == .ok {
       guard let value = figure.value(of: row) else { continue }
-      let key = seriesKey(row)
+      let key = row.seriesKey
       if groups[key] == nil { order.append(key) }
       groups[key, default: []].append((row.views, value, row))
     }
@@ -54,11 +54,6 @@ public struct ScalingSlope: Sendable, Equatable {
         series: key, scene: first.scene, variant: first.variant, solver: first.solver,
         mode: first.mode, phase: first.phase, sizes: points.map(\.views), slope: slope)
     }
-  }
-
-  /// The series a row belongs to.
-  public static func seriesKey(_ row: ResultRow) -> String {
-    "\(row.scene.rawValue)/\(row.variant)/\(row.solver.rawValue)/\(row.mode.rawValue)/\(row.phase.rawValue)"
   }
 }
 
@@ -81,11 +76,11 @@ extension Comparison {
     minimumSpan: Double = 1
   ) {
     slopesJudged = slopesJudged ?? 0
-    func points(_ rows: [ResultRow]) -> [String: [Int: Double]] {
-      var points: [String: [Int: Double]] = [:]
+    func points(_ rows: [ResultRow]) -> [SeriesKey: [Int: Double]] {
+      var points: [SeriesKey: [Int: Double]] = [:]
       for row in rows where row.status == .ok {
         guard let value = figure.value(of: row) else { continue }
-        points[ScalingSlope.seriesKey(row), default: [:]][row.views] = value
+        points[row.seriesKey, default: [:]][row.views] = value
       }
       return points
     }
@@ -96,9 +91,10 @@ extension Comparison {
       String(format: "%.2f", slope) + " (" + sizes.map(String.init).joined(separator: " ") + ")"
     }
     let before = points(baseline)
-    var order: [String] = []
-    for row in current where !order.contains(ScalingSlope.seriesKey(row)) {
-      order.append(ScalingSlope.seriesKey(row))
+    var order: [SeriesKey] = []
+    var listed = Set<SeriesKey>()
+    for row in current where listed.insert(row.seriesKey).inserted {
+      order.append(row.seriesKey)
     }
     let after = points(current)
     for series in order {
@@ -127,14 +123,9 @@ extension Comparison {
       }
       findings.append(
         Finding(
-          key: series, metric: Comparison.slopeMetric(figure),
+          key: .series(series), metric: .slope(figure),
           baseline: text(baselineSlope, shared), current: text(judged.current, judged.sizes),
           verdict: verdict))
     }
-  }
-
-  /// The metric name of a slope finding: `slope of instructions`, `slope of median time`.
-  public static func slopeMetric(_ figure: ScalingSlope.Figure) -> String {
-    "slope of \(figure.rawValue)"
   }
 }

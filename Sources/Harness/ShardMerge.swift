@@ -36,7 +36,7 @@ public struct ShardMerge: Sendable {
       if let other = file.rows.first(where: { facts($0) != own }) {
         problems.append(
           "\(file.name) is not one shard of one run: its rows differ in commit, machine, "
-            + "toolchain, matrix or shard (\(ScalingSlope.seriesKey(other)) at \(other.views) views)"
+            + "toolchain, matrix or shard (\(other.seriesKey) at \(other.views) views)"
         )
         continue
       }
@@ -87,9 +87,9 @@ public struct ShardMerge: Sendable {
         seen[shard.index] = entry.name
       }
     }
-    var owner: [String: String] = [:]
+    var owner: [CellKey: String] = [:]
     var merged: [ResultRow] = []
-    var duplicates: [String: [String]] = [:]
+    var duplicates: [String: [CellKey]] = [:]
     var pairs: [String] = []
     for file in files {
       for row in file.rows {
@@ -106,7 +106,8 @@ public struct ShardMerge: Sendable {
     for pair in pairs {
       let cells = duplicates[pair]!
       problems.append(
-        "\(cells.count) cell(s) are in both \(pair): " + cells.prefix(5).joined(separator: ", ")
+        "\(cells.count) cell(s) are in both \(pair): "
+          + cells.prefix(5).map(\.description).joined(separator: ", ")
           + (cells.count > 5 ? ", …" : ""))
     }
     guard

@@ -39,7 +39,12 @@ public struct HistoryError: Error, CustomStringConvertible, Equatable {
         .locked,
         "\(path) is locked by another process; try again when it is done, or wait longer "
           + "(--wait)")
-    case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_CANTOPEN, .SQLITE_AUTH:
+    case .SQLITE_CANTOPEN:
+      HistoryError(
+        .readOnly,
+        "\(path) cannot be opened (a folder, a missing folder, or no permission): "
+          + (error.message ?? "\(error.resultCode)"))
+    case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_AUTH:
       HistoryError(
         .readOnly,
         "\(path) cannot be written (a read-only file or folder): "

@@ -30,8 +30,69 @@ extension HistoryStore {
   public struct Recording: Sendable, Equatable {
     /// The runs recorded now.
     public var added: [RunSummary] = []
-    /// The runs the store already held (by run id, start time and commit): kept once.
+    /// The runs the store already held (by run id, start time and commit) with every cell:
+    /// kept once.
     public var alreadyPresent: [RunSummary] = []
+    /// The runs the store held only some cells of (a shard recorded before the merged run,
+    /// which keeps the first shard's run id and start): their other cells were added.
+    public var completed: [RunSummary] = []
+  }
+
+  /// A run to record: what identifies it, where it came from, and its rows.
+  struct PendingRun {
+    var runID, startedAt, commit: String
+    var source: String
+    var rows: [ResultRow]
+  }
+
+  /// The runs of `rows`, read from `source`, checked for recording: rows grouped into runs by
+  /// run id, start time and commit, in the order they first appear.
+  ///
+  /// - Throws: ``HistoryError`` with kind `badInput` for a row without a run id or time, a
+  ///   cell listed twice in a run, or a run whose rows disagree on the machine or toolchain.
+  /// - Complexity: O(rows).
+  static func runs(of rows: [ResultRow], source: String) throws(HistoryError) -> [PendingRun] {
+    var order: [String] = []
+    var grouped: [String: PendingRun] = [:]
+    for row in rows {
+      guard !row.runID.isEmpty, !row.timestamp.isEmpty else {
+        throw HistoryError(
+          .badInput, "\(source): \(row.key) has no run_id or timestamp: not a run")
+      }
+      let identity = "\(row.runID)\u{0}\(row.timestamp)\u{0}\(row.commit)"
+      if grouped[identity] == nil {
+        order.append(identity)
+        grouped[identity] = PendingRun(
+          runID: row.runID, startedAt: row.timestamp, commit: row.commit, source: source,
+          rows: [])
+      }
+      grouped[identity]!.rows.append(row)
+    }
+    return try order.map { identity throws(HistoryError) in
+      let run = grouped[identity]!
+      var seen = Set<CellKey>()
+      for row in run.rows {
+        guard seen.insert(row.key).inserted else {
+          throw HistoryError(
+            .badInput, "\(source): run \(run.runID) lists \(row.key) more than once")
+        }
+        guard row.machine == run.rows[0].machine, row.toolchain == run.rows[0].toolchain else {
+          throw HistoryError(
+            .badInput,
+            "\(source): run \(run.runID) has rows of different machines or toolchains "
+              + "(\(row.key))")
+        }
+      }
+      return run
+    }
+  }
+
+  /// Whether `rows` (read from `source`) can be recorded: ``record(_:)`` would not refuse them
+  /// for what they hold.
+  ///
+  /// - Complexity: O(rows).
+  public static func check(_ rows: [ResultRow], source: String) throws(HistoryError) {
+    _ = try runs(of: rows, source: source)
   }
 
   /// Records the runs in `files` (a name to report and the rows read from it), in one
@@ -47,41 +108,8 @@ extension HistoryStore {
   public func record(_ files: [(source: String, rows: [ResultRow])]) throws(HistoryError)
     -> Recording
   {
-    struct RunIdentity: Hashable {
-      var runID, startedAt, commit: String
-    }
-    var runs: [(identity: RunIdentity, source: String, rows: [ResultRow])] = []
-    for file in files {
-      var order: [RunIdentity] = []
-      var grouped: [RunIdentity: [ResultRow]] = [:]
-      for row in file.rows {
-        guard !row.runID.isEmpty, !row.timestamp.isEmpty else {
-          throw HistoryError(
-            .badInput, "\(file.source): \(row.cellKey) has no run_id or timestamp: not a run")
-        }
-        let identity = RunIdentity(runID: row.runID, startedAt: row.timestamp, commit: row.commit)
-        if grouped[identity] == nil { order.append(identity) }
-        grouped[identity, default: []].append(row)
-      }
-      for identity in order {
-        let rows = grouped[identity]!
-        var seen = Set<CellKey>()
-        for row in rows {
-          guard seen.insert(row.cellKey).inserted else {
-            throw HistoryError(
-              .badInput,
-              "\(file.source): run \(identity.runID) lists \(row.cellKey) more than once")
-          }
-          guard row.machine == rows[0].machine, row.toolchain == rows[0].toolchain else {
-            throw HistoryError(
-              .badInput,
-              "\(file.source): run \(identity.runID) has rows of different machines or "
-                + "toolchains (\(row.cellKey))")
-          }
-        }
-        runs.append((identity, file.source, rows))
-      }
-    }
+    var runs: [PendingRun] = []
+    for file in files { runs += try Self.runs(of: file.rows, source: file.source) }
     let recordedAt = ISO8601DateFormatter().string(from: Date())
     return try write { db in
       var recording = Recording()
@@ -90,9 +118,16 @@ extension HistoryStore {
         if let existing = try Int64.fetchOne(
           db,
           sql: "SELECT id FROM run WHERE run_id = ? AND started_at = ? AND commit_hash = ?",
-          arguments: [run.identity.runID, run.identity.startedAt, run.identity.commit])
+          arguments: [run.runID, run.startedAt, run.commit])
         {
-          recording.alreadyPresent.append(try Self.runSummary(db, id: existing)!)
+          // The cells the store lacks are added; the ones it has are kept as they are.
+          let added = try Self.insertCells(run.rows, of: existing, db, keepingExisting: true)
+          let summary = try Self.runSummary(db, id: existing)!
+          if added > 0 {
+            recording.completed.append(summary)
+          } else {
+            recording.alreadyPresent.append(summary)
+          }
           continue
         }
         let machine = try Self.machineID(db, description: first.machine, cpuModel: first.cpuModel)
@@ -103,42 +138,54 @@ extension HistoryStore {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
           arguments: [
-            run.identity.runID, run.identity.startedAt, run.identity.commit, machine,
+            run.runID, run.startedAt, run.commit, machine,
             first.toolchain, first.jemalloc, first.matrix, run.source, recordedAt,
           ])
         let id = db.lastInsertedRowID
-        let insert = try db.cachedStatement(
-          sql: """
-            INSERT INTO cell (run, scene, variant, views, solver, mode, phase, status, variables,
-              constraints, repetitions, median_ns, min_ns, p90_ns, max_ns, allocations,
-              allocated_bytes, retained_bytes, peak_bytes, instructions, checksum, note,
-              samples_ns)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        for row in run.rows {
-          let timed = Metric.medianTime.value(in: row) != nil
-          func number(_ value: UInt64?) -> Int64? { value.map { Int64(clamping: $0) } }
-          let samples = row.samples.map { $0.map(String.init).joined(separator: " ") }
-            .joined(separator: "|")
-          let arguments: StatementArguments = [
-            id, row.scene.rawValue, row.variant, row.views, row.solver.rawValue,
-            row.mode.rawValue, row.phase.rawValue, row.status.rawValue, row.variables,
-            row.constraints, row.repetitions,
-            timed ? number(row.medianNanoseconds) : nil,
-            timed ? number(row.minimumNanoseconds) : nil,
-            timed ? number(row.p90Nanoseconds) : nil,
-            timed ? number(row.maximumNanoseconds) : nil,
-            number(row.allocations), number(row.allocatedBytes), number(row.retainedBytes),
-            number(row.peakBytes), number(row.instructions),
-            row.checksum.isEmpty ? nil : row.checksum, row.note.isEmpty ? nil : row.note,
-            samples.isEmpty ? nil : samples,
-          ]
-          try insert.execute(arguments: arguments)
-        }
+        try Self.insertCells(run.rows, of: id, db, keepingExisting: false)
         recording.added.append(try Self.runSummary(db, id: id)!)
       }
       return recording
     }
+  }
+
+  /// Inserts `rows` as cells of the run the store keeps under `run`; with `keepingExisting`, a
+  /// cell the run already has is left as it is. Returns how many cells were inserted.
+  @discardableResult
+  static func insertCells(
+    _ rows: [ResultRow], of run: Int64, _ db: Database, keepingExisting: Bool
+  ) throws -> Int {
+    let insert = try db.cachedStatement(
+      sql: """
+        INSERT \(keepingExisting ? "OR IGNORE " : "")INTO cell (run, scene, variant, views,
+          solver, mode, phase, status, variables, constraints, repetitions, median_ns, min_ns,
+          p90_ns, max_ns, allocations, allocated_bytes, retained_bytes, peak_bytes,
+          instructions, checksum, note, samples_ns)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """)
+    var inserted = 0
+    for row in rows {
+      let timed = Metric.medianTime.value(in: row) != nil
+      func number(_ value: UInt64?) -> Int64? { value.map { Int64(clamping: $0) } }
+      let samples = row.samples.map { $0.map(String.init).joined(separator: " ") }
+        .joined(separator: "|")
+      let arguments: StatementArguments = [
+        run, row.scene.rawValue, row.variant, row.views, row.solver.rawValue,
+        row.mode.rawValue, row.phase.rawValue, row.status.rawValue, row.variables,
+        row.constraints, row.repetitions,
+        timed ? number(row.medianNanoseconds) : nil,
+        timed ? number(row.minimumNanoseconds) : nil,
+        timed ? number(row.p90Nanoseconds) : nil,
+        timed ? number(row.maximumNanoseconds) : nil,
+        number(row.allocations), number(row.allocatedBytes), number(row.retainedBytes),
+        number(row.peakBytes), number(row.instructions),
+        row.checksum.isEmpty ? nil : row.checksum, row.note.isEmpty ? nil : row.note,
+        samples.isEmpty ? nil : samples,
+      ]
+      try insert.execute(arguments: arguments)
+      inserted += db.changesCount
+    }
+    return inserted
   }
 
   /// The id of the machine class `description` and `cpuModel` name, added if new.

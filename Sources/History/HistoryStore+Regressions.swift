@@ -77,7 +77,9 @@ extension HistoryStore {
     return found
   }
 
-  /// The figures a cell contributes to the judgement, from one run.
+  /// The figures a cell contributes to the judgement: from one run, or merged over a commit's
+  /// runs (the status of the latest run that has the cell; each figure from the latest run
+  /// that measured it, so that a run without instructions does not hide a callgrind run's).
   struct CellFigures {
     var status: ResultRow.Status
     var checksum: String?
@@ -89,11 +91,10 @@ extension HistoryStore {
   func regressions(on machine: Machine, _ criteria: RegressionCriteria) throws(HistoryError)
     -> [Regression]
   {
-    let commitOrder = try commits(on: machine)
-    let position = Dictionary(
-      commitOrder.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-    // Each commit's cells, from its latest run that has them; and the time ratios of each run,
-    // likewise kept per commit.
+    var commitOrder: [String] = []
+    var position: [String: Int] = [:]
+    // Each commit's cells, merged over its runs; and the time ratios of each run, the latest
+    // run's kept per commit.
     var cells: [CellKey: [Int: CellFigures]] = [:]
     var ratios: [RatioKey: [Int: Double]] = [:]
     var runCells: [CellKey: CellFigures] = [:]
@@ -122,6 +123,11 @@ extension HistoryStore {
       runCells = [:]
     }
     try read { db in
+      // The commit order and the cells from one transaction: a run recorded meanwhile is in
+      // both or in neither.
+      commitOrder = try Self.commits(db, on: machine)
+      position = Dictionary(
+        commitOrder.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
       let rows = try Row.fetchCursor(
         db,
         sql: """
@@ -137,7 +143,8 @@ extension HistoryStore {
         if run != currentRun {
           closeRun()
           currentRun = run
-          currentCommit = position[row[1] as String]!
+          guard let commit = position[row[1] as String] else { continue }
+          currentCommit = commit
         }
         guard let scene = SceneKind(rawValue: row[2]),
           let solver = ResultRow.Solver(rawValue: row[5]), let mode = Mode(rawValue: row[6]),
@@ -149,7 +156,14 @@ extension HistoryStore {
         let figures = CellFigures(
           status: status, checksum: row[9], allocatedBytes: unsigned(10),
           instructions: unsigned(11), median: status == .ok ? unsigned(12) : nil)
-        cells[key, default: [:]][currentCommit] = figures
+        var merged = cells[key]?[currentCommit] ?? figures
+        merged.status = status
+        if status == .ok {
+          merged.checksum = figures.checksum ?? merged.checksum
+          merged.allocatedBytes = figures.allocatedBytes ?? merged.allocatedBytes
+          merged.instructions = figures.instructions ?? merged.instructions
+        }
+        cells[key, default: [:]][currentCommit] = merged
         runCells[key] = figures
       }
       closeRun()
@@ -169,26 +183,34 @@ extension HistoryStore {
     }
     for (key, byCommit) in cells {
       let ordered = byCommit.keys.sorted()
+      // The status between consecutive commits that have the cell.
       for (previous, commit) in zip(ordered, ordered.dropFirst()) {
-        let old = byCommit[previous]!
-        let new = byCommit[commit]!
-        guard old.status == .ok else { continue }
-        guard new.status == .ok else {
-          report(key, .status, from: previous, to: commit, "ok", new.status.rawValue)
-          continue
+        let now = byCommit[commit]!.status
+        if byCommit[previous]!.status == .ok && now != .ok {
+          report(key, .status, from: previous, to: commit, "ok", now.rawValue)
         }
-        if let was = old.checksum, let now = new.checksum, was != now {
-          report(key, .figure(.checksum), from: previous, to: commit, was, now)
+      }
+      // Each figure between consecutive commits that measured it: a commit that skipped the
+      // cell, or ran it without the figure (times without callgrind), is passed over.
+      func judge<Figure>(
+        _ figure: KeyPath<CellFigures, Figure?>, _ regressed: (Figure, Figure) -> Bool,
+        _ judged: JudgedFigure, _ text: (Figure) -> String
+      ) {
+        let measured = ordered.compactMap { commit in
+          byCommit[commit]![keyPath: figure].map { (commit, $0) }
         }
-        for (metric, was, now) in [
-          (Metric.allocatedBytes, old.allocatedBytes, new.allocatedBytes),
-          (Metric.instructions, old.instructions, new.instructions),
-        ] {
-          guard let was, let now else { continue }
-          if Double(now) > Double(was) * (1 + criteria.countTolerance) + 64 {
-            report(key, .figure(metric), from: previous, to: commit, String(was), String(now))
-          }
+        for (old, new) in zip(measured, measured.dropFirst()) where regressed(old.1, new.1) {
+          report(key, judged, from: old.0, to: new.0, text(old.1), text(new.1))
         }
+      }
+      judge(\.checksum, { $0 != $1 }, .figure(.checksum), { $0 })
+      for (metric, path) in [
+        (Metric.allocatedBytes, \CellFigures.allocatedBytes),
+        (Metric.instructions, \CellFigures.instructions),
+      ] {
+        judge(
+          path, { Double($1) > Double($0) * (1 + criteria.countTolerance) + 64 }, .figure(metric),
+          { String($0) })
       }
     }
     for (key, byCommit) in ratios {
@@ -214,7 +236,8 @@ extension HistoryStore {
     var figure: JudgedFigure
   }
 
+  /// A ratio to three significant digits: `x0.0213`, `x1.5`, `x46.1`.
   static func ratioText(_ ratio: Double) -> String {
-    "x" + String((ratio * 100).rounded() / 100)
+    "x" + String(format: "%.3g", ratio)
   }
 }

@@ -60,20 +60,22 @@ extension HistoryStore {
   ///
   /// - Complexity: O(runs log runs).
   public func commits(on machine: Machine) throws(HistoryError) -> [String] {
-    try read { db in
-      try String.fetchAll(
-        db,
-        sql: """
-          SELECT commit_hash FROM run WHERE machine_id = ?
-          GROUP BY commit_hash ORDER BY min(started_at), min(id)
-          """, arguments: [machine.id])
-    }
+    try read { db in try Self.commits(db, on: machine) }
+  }
+
+  static func commits(_ db: Database, on machine: Machine) throws -> [String] {
+    try String.fetchAll(
+      db,
+      sql: """
+        SELECT commit_hash FROM run WHERE machine_id = ?
+        GROUP BY commit_hash ORDER BY min(started_at), min(id)
+        """, arguments: [machine.id])
   }
 }
 
 extension HistoryStore {
-  /// The cells of the run the store keeps under `id`, as result rows (samples left out), in
-  /// the order they were recorded.
+  /// The cells of the run the store keeps under `id`, as result rows (samples left out), by
+  /// scene, variant, views, solver, mode and phase.
   ///
   /// - Complexity: O(cells of the run).
   public func cells(ofRun id: Int64) throws(HistoryError) -> [ResultRow] {

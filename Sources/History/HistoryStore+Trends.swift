@@ -65,9 +65,7 @@ extension HistoryStore {
     guard query.metric != .checksum else {
       throw HistoryError(.badInput, "a checksum has no trend to show: choose a figure")
     }
-    let commitOrder = try commits(on: machine)
-    let position = Dictionary(
-      commitOrder.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    var position: [String: Int] = [:]
     struct SeriesKey: Hashable {
       var variant: String
       var views: Int
@@ -76,6 +74,10 @@ extension HistoryStore {
     }
     var points: [SeriesKey: [String: TrendPoint]] = [:]
     try read { db in
+      // The commit order and the cells from one transaction.
+      position = Dictionary(
+        try Self.commits(db, on: machine).enumerated().map { ($1, $0) },
+        uniquingKeysWith: { first, _ in first })
       var sql = """
         SELECT cell.variant, cell.views, cell.solver, cell.mode, run.commit_hash, run.started_at,
           run.run_id, cell.status, cell.\(query.metric.column), cell.note
@@ -96,6 +98,7 @@ extension HistoryStore {
       while let row = try rows.next() {
         let key = SeriesKey(variant: row[0], views: row[1], solver: row[2], mode: row[3])
         let status = ResultRow.Status(rawValue: row[7]) ?? .error
+        guard position[row[4] as String] != nil else { continue }
         let value: Int64? = row[8]
         // A run that measured the cell but not this figure (times under callgrind,
         // instructions outside it) has no point here.

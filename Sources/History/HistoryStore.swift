@@ -37,7 +37,11 @@ public final class HistoryStore {
     configuration.readonly = access == .read
     configuration.busyMode = .timeout(wait)
     configuration.label = "history"
-    let exists = FileManager.default.fileExists(atPath: path)
+    var isFolder: ObjCBool = false
+    let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+    if exists, isFolder.boolValue {
+      throw HistoryError(.badInput, "\(path) is a folder, not a history store")
+    }
     if access == .read, !exists {
       throw HistoryError(
         .missing, "\(path): no history store here; record a run first (bench history add)")

@@ -39,7 +39,7 @@ struct CallgrindDumpTests {
   }
 
   @Test func readsTheTriggerEventsAndTotals() throws {
-    let label = Callgrind.label(forCell: "flat/standard/50/sparse/incremental/resize")
+    let label = Callgrind.label(forCell: CellKey("flat/standard/50/sparse/incremental/resize")!)
     let dump = try CallgrindDump(text: Self.dump(label: label, instructions: 67_933))
     #expect(dump.trigger == "Client Request: \(label)")
     #expect(dump.label == label)
@@ -50,7 +50,8 @@ struct CallgrindDumpTests {
 
   @Test func aHeapSnapshotIsNamedByItsCellAndTakenOnlyUnderValgrind() {
     #expect(
-      HeapSnapshot.fileName(forCell: "equal-spacing/layout-guides/10000/sparse/full/first-solve")
+      HeapSnapshot.fileName(
+        forCell: CellKey("equal-spacing/layout-guides/10000/sparse/full/first-solve")!)
         == "equal-spacing_layout-guides_10000_sparse_full_first-solve.massif")
     // The tests run natively: nothing is written, and the call says so.
     let path = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -104,8 +105,8 @@ struct CallgrindDumpTests {
   }
 
   @Test func countsByCell() throws {
-    let resize = "flat/standard/50/sparse/incremental/resize"
-    let build = "flat/standard/50/sparse/incremental/build"
+    let resize = CellKey("flat/standard/50/sparse/incremental/resize")!
+    let build = CellKey("flat/standard/50/sparse/incremental/build")!
     let counts = try CallgrindDump.instructionsByCell([
       "desc: Trigger: Program termination\nevents: Ir\ntotals: 0\n",
       Self.dump(label: Callgrind.label(forCell: resize), instructions: 67_933),

@@ -70,6 +70,27 @@ struct ResultsFileTests {
     return row
   }
 
+  @Test func cellKeysReadBackWhatTheyWrite() {
+    let row = sample(.churn, median: 5000)
+    #expect(row.key.description == "form/standard/100/sparse/incremental/churn")
+    #expect(CellKey(row.key.description) == row.key)
+    #expect(row.seriesKey.description == "form/standard/sparse/incremental/churn")
+    for text in [
+      "", "form/standard/1000/sparse/incremental", "form/two/1000/sparse/incremental/churn",
+      "form/standard/many/sparse/incremental/churn", "form/standard/1000/sparse/sideways/churn",
+      "form/standard/1000/sparse/incremental/churn/extra",
+    ] {
+      #expect(CellKey(text) == nil, "\(text)")
+    }
+    // Tables list cells by scene, variant, phase, solver, mode, then size.
+    var larger = row
+    larger.views = 10_000
+    var earlierPhase = larger
+    earlierPhase.phase = .build
+    #expect(
+      [larger.key, row.key, earlierPhase.key].sorted() == [earlierPhase.key, row.key, larger.key])
+  }
+
   @Test func quoting() {
     #expect(CSV.line(["a", "b,c", "d\"e", "f\ng"]) == "a,\"b,c\",\"d\"\"e\",\"f\ng\"\r\n")
   }
@@ -122,18 +143,20 @@ struct ComparisonTests {
     slower.minimumNanoseconds = 1900
     slower.maximumNanoseconds = 2100
     for (baseline, current, metric) in [
-      (base, checksum, "checksum"), (base, bytes, "allocated_bytes"),
-      (instructionBase, instructions, "instructions"), (base, slower, "median_ns"),
+      (base, checksum, Metric.checksum), (base, bytes, .allocatedBytes),
+      (instructionBase, instructions, .instructions), (base, slower, .medianTime),
     ] {
       let comparison = Comparison(baseline: [baseline], current: [current])
       #expect(comparison.hasRegression, "\(metric)")
-      #expect(comparison.findings.contains { $0.metric == metric && $0.regression }, "\(metric)")
+      #expect(
+        comparison.findings.contains { $0.metric == .metric(metric) && $0.regression },
+        "\(metric)")
       #expect(comparison.markdown.contains("REGRESSION"))
     }
     // Allocation request counts are reported, not gated: jemalloc's thread caches batch them.
     let counted = Comparison(baseline: [base], current: [allocations])
     #expect(!counted.hasRegression)
-    #expect(counted.findings.contains { $0.metric == "allocations" && !$0.regression })
+    #expect(counted.findings.contains { $0.metric == .metric(.allocations) && !$0.regression })
   }
 
   @Test func aFasterOrSmallerCellIsAnImprovement() {
@@ -241,6 +264,9 @@ struct ResultsDocumentTests {
     skipped.status = .skipped
     skipped.repetitions = 0
     skipped.medianNanoseconds = 0
+    skipped.minimumNanoseconds = 0
+    skipped.p90Nanoseconds = 0
+    skipped.maximumNanoseconds = 0
     skipped.allocatedBytes = nil
     skipped.checksum = ""
     let text = try document([measured, skipped]).jsonText()
@@ -251,11 +277,14 @@ struct ResultsDocumentTests {
     #expect(context["commit"] as? String == "abc")
     #expect((context["options"] as? [String: Any])?["rounds"] as? Int == 3)
     let rows = try #require(object["rows"] as? [[String: Any]])
-    #expect(rows[0]["medianNanoseconds"] as? Int == 1000)
-    #expect(rows[0]["samplesNanoseconds"] as? [[Int]] == [[900, 1000, 1100]])
+    // The CSV's field names, every one of them.
+    #expect(Set(rows[0].keys) == Set(ResultRow.columns))
+    #expect(rows[0]["median_ns"] as? Int == 1000)
+    #expect(rows[0]["samples_ns"] as? [[Int]] == [[900, 1000, 1100]])
     #expect(rows[0]["instructions"] is NSNull)
-    #expect(rows[1]["medianNanoseconds"] is NSNull)
-    #expect(rows[1]["allocatedBytes"] is NSNull && rows[1]["checksum"] is NSNull)
+    #expect(rows[0]["shard"] is NSNull)
+    #expect(rows[1]["median_ns"] is NSNull)
+    #expect(rows[1]["allocated_bytes"] is NSNull && rows[1]["checksum"] is NSNull)
     // It reads back as written.
     let decoded = try JSONDecoder().decode(ResultsDocument.self, from: Data(text.utf8))
     #expect(decoded == document([measured, skipped]))

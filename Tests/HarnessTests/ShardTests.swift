@@ -155,7 +155,7 @@ func committedResults(_ name: String) throws -> [ResultRow] {
         }
       }
     }
-    #expect(merge.rows.map(\.key) == expected)
+    #expect(merge.rows.map(\.key.description) == expected)
     #expect(Set(merge.rows.map(\.key)) == Set(whole.map(\.key)))
     #expect(merge.rows.allSatisfy { $0.shard == "" && $0.runID == "run-1/3" })
   }
@@ -235,8 +235,8 @@ func committedResults(_ name: String) throws -> [ResultRow] {
     comparison.judgeSlopes(
       baseline: baseline, current: current, figure: .instructions, tolerance: 0.1)
     #expect(comparison.outcome(allowingSubset: true) == .regression)
-    let finding = comparison.findings.first { $0.metric == "slope of instructions" }
-    #expect(finding?.key == "form/standard/sparse/incremental/resize")
+    let finding = comparison.findings.first { $0.metric == .slope(.instructions) }
+    #expect(finding?.key.description == "form/standard/sparse/incremental/resize")
     #expect(finding?.baseline == "1.00 (100 1000)")
     #expect(finding?.current == "2.00 (1000 10000)")
     #expect(comparison.markdown(allowingSubset: true).contains("slopes judged in 1 series"))

@@ -132,7 +132,7 @@ struct TimeGateTests {
     after.samples = [round(1500), round(1500), round(1500)]
     let slower = Comparison(baseline: [before], current: [after])
     #expect(slower.outcome() == .regression)
-    #expect(slower.findings.contains { $0.metric == "median_ns" && $0.regression })
+    #expect(slower.findings.contains { $0.metric == .metric(.medianTime) && $0.regression })
     #expect(slower.timed == 1 && slower.untimed.isEmpty)
     #expect(Comparison(baseline: [before], current: [before]).outcome() == .unchanged)
     var few = before
@@ -170,7 +170,7 @@ struct TimeGateTests {
     #expect(sameWork.outcome() == .regression)
     sameWork.requireInstructionEvidence(counted: [before.key])
     #expect(sameWork.outcome() == .unchanged)
-    #expect(sameWork.timeWithoutInstructions.map(\.key) == [before.key])
+    #expect(sameWork.timeWithoutInstructions.map(\.key) == [.cell(before.key)])
     #expect(sameWork.markdown.contains("Time moved but the instructions did not"))
     // 5 % more instructions: the time verdict stands, beside the instructions'.
     var moreWork = after
@@ -178,13 +178,14 @@ struct TimeGateTests {
     var backed = Comparison(baseline: [before], current: [moreWork])
     backed.requireInstructionEvidence(counted: [before.key])
     #expect(backed.outcome() == .regression && backed.timeWithoutInstructions.isEmpty)
-    #expect(backed.findings.contains { $0.metric == "median_ns" && $0.regression })
+    #expect(backed.findings.contains { $0.metric == .metric(.medianTime) && $0.regression })
     // Fewer instructions do not back a slower time.
     var lessWork = after
     lessWork.instructions = 900_000
     var against = Comparison(baseline: [before], current: [lessWork])
     against.requireInstructionEvidence(counted: [before.key])
-    #expect(!against.findings.contains { $0.metric == "median_ns" && $0.verdict != .changed })
+    #expect(
+      !against.findings.contains { $0.metric == .metric(.medianTime) && $0.verdict != .changed })
     #expect(against.timeWithoutInstructions.count == 1)
     // A time verdict with no count to back it cannot be judged either way.
     var uncounted = Comparison(baseline: [before], current: [after])

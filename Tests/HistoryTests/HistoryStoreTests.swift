@@ -162,6 +162,53 @@ func row(
     }
   }
 
+  @Test func aFigureIsComparedWithTheLastCommitThatMeasuredIt() throws {
+    try withScratchFolder { folder in
+      let store = try HistoryStore(path: "\(folder)/h.sqlite", access: .write)
+      func counted(_ run: String, _ commit: String, _ minute: Int, _ instructions: UInt64)
+        -> ResultRow
+      {
+        var counted = row(run: run, commit: commit, minute: minute, checksum: "same")
+        counted.instructions = instructions
+        return counted
+      }
+      try store.record([
+        ("callgrind 1", [counted("a", "c1", 1, 1_000_000)]),
+        // A timed run between the callgrind runs: no instructions, so nothing to compare.
+        ("timed", [row(run: "b", commit: "c2", minute: 2, checksum: "same")]),
+        // A commit that skipped the cell.
+        ("skipped", [row(run: "c", commit: "c3", minute: 3, status: .skipped)]),
+        // Twice the instructions and a new checksum, at a commit whose later timed run has no
+        // instructions: the callgrind run's figure still counts for the commit.
+        ("callgrind 2", [counted("d", "c4", 4, 2_000_000)]),
+        ("timed again", [row(run: "e", commit: "c4", minute: 5, checksum: "new")]),
+      ])
+      let found = try store.regressions().map {
+        "\($0.previousCommit)→\($0.commit) \($0.figure): \($0.before) → \($0.after)"
+      }
+      #expect(
+        found.sorted() == [
+          "c1→c4 instructions: 1000000 → 2000000", "c2→c3 status: ok → skipped",
+          "c2→c4 checksum: same → new",
+        ])
+    }
+  }
+
+  @Test func aShardRecordedBeforeItsMergedRunIsCompleted() throws {
+    try withScratchFolder { folder in
+      let store = try HistoryStore(path: "\(folder)/h.sqlite", access: .write)
+      // `bench merge` gives the merged run the first shard's id and start.
+      let shard = [row(run: "m", commit: "c1", minute: 1)]
+      let merged = shard + [row(run: "m", commit: "c1", minute: 1, solver: .dense)]
+      try store.record([("shard-1.csv", shard)])
+      let recording = try store.record([("merged.csv", merged)])
+      #expect(recording.added.isEmpty && recording.alreadyPresent.isEmpty)
+      #expect(recording.completed.map(\.cells) == [2])
+      #expect(try store.record([("merged.csv", merged)]).alreadyPresent.count == 1)
+      #expect(try store.runs().map(\.cells) == [2])
+    }
+  }
+
   @Test func timesAreNeverComparedAcrossRuns() throws {
     try withScratchFolder { folder in
       let store = try HistoryStore(path: "\(folder)/h.sqlite", access: .write)

@@ -164,6 +164,27 @@ class HistoryCommandTests(unittest.TestCase):
             self.assertTrue(result.stderr.strip(), command)
             self.assertEqual(digest(self.store), before)
 
+    def test_publish_refuses_bad_options_and_folders_it_did_not_write(self):
+        self.record_first_run()
+        for option in (["--minimum-time=-1"], ["--minimum-time", "1e20"], ["--tolerance", "nan"],
+                       ["--ratio-threshold=-0.5"]):
+            result = self.bench("publish", "--store", self.store, "--output", "site", *option)
+            self.assertStatus(result, 64)
+            self.assertFalse(os.path.exists(os.path.join(self.directory, "site")), option)
+        # A folder with files of its own, the working directory among them, is never replaced.
+        mine = os.path.join(self.directory, "mine")
+        os.makedirs(mine)
+        with open(os.path.join(mine, "notes.txt"), "w") as handle:
+            handle.write("keep me")
+        for output, cwd in ((mine, self.directory), (".", mine)):
+            result = subprocess.run([BENCH, "publish", "--store", self.store, "--output", output],
+                                    capture_output=True, text=True, timeout=120, cwd=cwd)
+            self.assertStatus(result, 2, "an earlier publish did not write")
+            self.assertEqual(os.listdir(mine), ["notes.txt"])
+        # A store path that is a folder is named as one.
+        result = self.bench("history", "list", "--store", self.directory)
+        self.assertStatus(result, 2, "is a folder, not a history store")
+
     def test_show_names_what_it_cannot_find(self):
         self.record_first_run()
         result = self.bench("history", "show", "--store", self.store, "--scene", "form",

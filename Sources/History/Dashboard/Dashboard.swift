@@ -109,9 +109,30 @@ public struct Dashboard {
             + (reason.flatMap { Self.posixReason($0) }.map { ": \($0)" } ?? ""))
       }
     }
+    // A folder that is not a site of ours is never replaced: `--output .` must not wipe a
+    // working directory.
+    var isFolder: ObjCBool = false
+    if manager.fileExists(atPath: target.path, isDirectory: &isFolder) {
+      let contents = (try? manager.contentsOfDirectory(atPath: target.path)) ?? []
+      guard isFolder.boolValue,
+        contents.isEmpty || contents.contains(Self.markerName)
+      else {
+        throw PublishError(
+          path: target.path,
+          reason: isFolder.boolValue
+            ? "a folder that an earlier publish did not write (no \(Self.markerName)); name a "
+              + "new or empty folder"
+            : "a file, not a folder",
+          isRefusal: true)
+      }
+    }
     try? manager.removeItem(at: staging)
     try attempt("create the folder", staging) {
       try manager.createDirectory(at: staging, withIntermediateDirectories: true)
+    }
+    try attempt("write the marker", staging.appending(path: Self.markerName)) {
+      try Data("A site bench publish wrote; the next publish replaces this folder.\n".utf8)
+        .write(to: staging.appending(path: Self.markerName))
     }
     for page in pages {
       try attempt("write a page", staging.appending(path: page.fileName)) {
@@ -137,6 +158,9 @@ public struct Dashboard {
       }
     }
   }
+
+  /// The file that marks a folder as a site `bench publish` wrote, which it may replace.
+  public static let markerName = ".bench-site"
 
   /// `Error Domain=NSPOSIXErrorDomain Code=30 ...` as `Read-only file system`.
   static func posixReason(_ text: String) -> String? {
@@ -249,7 +273,7 @@ public struct Dashboard {
     }
     html += "</tr>\n"
     var byKey: [CellKey: ResultRow] = [:]
-    for cell in cells { byKey[cell.cellKey] = cell }
+    for cell in cells { byKey[cell.key] = cell }
     for scene in SceneKind.allCases {
       for variant in scene.variants {
         let sized = cells.filter { $0.scene == scene && $0.variant == variant }
@@ -275,7 +299,7 @@ public struct Dashboard {
               if solver != .sparse {
                 let ratio = time.flatMap { time in reference.map { Double(time) / Double($0) } }
                 html +=
-                  "<td>\(ratio.map { "×" + HTML.number($0 < 10 ? ($0 * 100).rounded() / 100 : $0) } ?? "–")</td>"
+                  "<td>\(ratio.map { "×" + String(format: "%.3g", $0) } ?? "–")</td>"
               }
             }
           }
@@ -343,5 +367,8 @@ public struct Dashboard {
 public struct PublishError: Error, CustomStringConvertible {
   public var path: String
   public var reason: String
+  /// Whether the site was refused for the output given (a folder not of a publish), rather
+  /// than failed to be written.
+  public var isRefusal = false
   public var description: String { "\(path): \(reason)" }
 }

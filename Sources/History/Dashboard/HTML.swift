@@ -19,7 +19,7 @@ enum HTML {
     return result
   }
 
-  /// A number with at most three significant digits, for coordinates and labels.
+  /// A number to a tenth, for coordinates (a tenth of a pixel) and round axis marks.
   static func number(_ value: Double) -> String {
     let rounded = (value * 10).rounded() / 10
     return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)

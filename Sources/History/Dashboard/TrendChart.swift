@@ -227,7 +227,7 @@ struct TrendChart {
   static func axisTitle(_ metric: Metric, logarithmic: Bool) -> String {
     let name =
       switch metric {
-      case .medianTime: "median time"
+      case .medianTime: "median time of a repetition"
       case .allocatedBytes: "bytes allocated"
       case .retainedBytes: "bytes retained"
       case .peakBytes: "peak bytes"
