@@ -107,9 +107,12 @@ struct Report: ParsableCommand {
     /// Build plus first solve (kiwisolver's build includes its solve).
     func together(_ scene: String, _ views: Int, _ solver: ResultRow.Solver) -> UInt64? {
       guard let build = cell(scene, views, solver, .build) else { return nil }
-      if solver == .kiwisolver { return build.medianNanoseconds }
-      guard let solve = cell(scene, views, solver, .firstSolve) else { return nil }
-      return build.medianNanoseconds + solve.medianNanoseconds
+      guard let buildTime = build.medianNanoseconds else { return nil }
+      if solver == .kiwisolver { return buildTime }
+      guard let solve = cell(scene, views, solver, .firstSolve)?.medianNanoseconds else {
+        return nil
+      }
+      return buildTime + solve
     }
     var scenes: [String] = []
     for row in rows where !scenes.contains(sceneLabel(row.scene, row.variant)) {
@@ -139,7 +142,7 @@ struct Report: ParsableCommand {
       guard let views = sizes.last(where: { together(scene, $0, .sparse) != nil }) else {
         continue
       }
-      let resize = cell(scene, views, .sparse, .resize).map { humanTime($0.medianNanoseconds) }
+      let resize = cell(scene, views, .sparse, .resize)?.medianNanoseconds.map(humanTime)
       let retained = cell(scene, views, .sparse, .firstSolve)?.retainedBytes
       var line =
         "| \(scene) | \(groupedDigits(UInt64(views))) | "
@@ -197,11 +200,11 @@ struct Report: ParsableCommand {
   private func frameBudgetSection(_ rows: [ResultRow]) -> [String] {
     var series: [String: [(views: Int, nanoseconds: Double)]] = [:]
     var order: [String] = []
-    for row in rows where row.status == .ok && row.mode == .incremental && row.medianNanoseconds > 0
-    {
+    for row in rows
+    where row.status == .ok && row.mode == .incremental && (row.medianNanoseconds ?? 0) > 0 {
       let key = "\(sceneLabel(row.scene, row.variant)) | \(row.solver) | \(row.phase)"
       if series[key] == nil { order.append(key) }
-      series[key, default: []].append((row.views, Double(row.medianNanoseconds)))
+      series[key, default: []].append((row.views, Double(row.medianNanoseconds ?? 0)))
     }
     func cell(_ budget: FrameBudget?) -> String {
       guard let budget else { return "–" }
@@ -248,7 +251,8 @@ struct Report: ParsableCommand {
       if !columns.contains(column) { columns.append(column) }
       let key = "\(sceneLabel(row.scene, row.variant))|\(row.phase)|\(row.views)"
       if cells[key] == nil { order.append(key) }
-      let value = row.status == .ok ? humanTime(row.medianNanoseconds) : row.status.rawValue
+      let value =
+        row.status == .ok ? humanTime(row.medianNanoseconds ?? 0) : row.status.rawValue
       cells[key, default: [:]][column] = value
       if row.status == .ok { measured.insert(key) }
     }

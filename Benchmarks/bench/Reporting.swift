@@ -156,8 +156,8 @@ func markdownTable(_ rows: [ResultRow]) -> String {
     let status = statusCell(row)
     let timing =
       row.status == .ok
-      ? "\(humanTime(row.medianNanoseconds)) | \(humanTime(row.minimumNanoseconds)) | "
-        + "\(humanTime(row.maximumNanoseconds)) | \(row.repetitions)" : " |  |  | "
+      ? "\(humanTime(row.medianNanoseconds ?? 0)) | \(humanTime(row.minimumNanoseconds ?? 0)) | "
+        + "\(humanTime(row.maximumNanoseconds ?? 0)) | \(row.repetitions)" : " |  |  | "
     lines.append(
       "| \(scene) | \(row.views) | \(row.solver) | \(row.mode) | \(row.phase) | \(timing) | "
         + "\(humanBytes(row.allocatedBytes)) | \(humanBytes(row.peakBytes)) | \(status) |")

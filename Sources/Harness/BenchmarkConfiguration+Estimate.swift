@@ -40,7 +40,7 @@ extension BenchmarkConfiguration {
       let warmups =
         !row.phase.isOneShot
         ? warmup + warmup % 2 : row.note.contains("no warm-up") ? 0 : warmup
-      nanoseconds += Double(row.medianNanoseconds) * Double(row.repetitions + warmups)
+      nanoseconds += Double(row.medianNanoseconds ?? 0) * Double(row.repetitions + warmups)
     }
     return (nanoseconds / 1e9, groups.subtracting(measured).count)
   }

@@ -301,16 +301,16 @@ public struct BenchmarkRunner {
       row.peakBytes = figures.delta.peakBytes
       row.retainedBytes = figures.retained
     }
-    row.checksum = measurement.checksums[phase] ?? ""
+    row.checksum = measurement.checksums[phase]
     row.note = Self.joined(
       row.note,
-      Self.strategyNote(group.solver, phase, row.checksum, group.cell(phase), &history))
+      Self.strategyNote(group.solver, phase, row.checksum ?? "", group.cell(phase), &history))
     if configuration.countsInstructions {
       row.repetitions = 1
-      row.medianNanoseconds = 0
-      row.minimumNanoseconds = 0
-      row.p90Nanoseconds = 0
-      row.maximumNanoseconds = 0
+      row.medianNanoseconds = nil
+      row.minimumNanoseconds = nil
+      row.p90Nanoseconds = nil
+      row.maximumNanoseconds = nil
       row.samples = []
       row.note = "callgrind: instructions of one repetition; times not measured"
     }

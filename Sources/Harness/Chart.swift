@@ -106,7 +106,7 @@ public struct Chart: Sendable {
         // the axis read "1e-316 B".
         case .allocated: row.allocatedBytes.map { Double($0) }
         case .peak: row.peakBytes.map { Double($0) }
-        case .time: row.medianNanoseconds > 0 ? Double(row.medianNanoseconds) : nil
+        case .time: row.medianNanoseconds.flatMap { $0 > 0 ? Double($0) : nil }
         }
       if row.status == .ok, let value, value >= 0 {
         series[title]![name]!.points.append((Double(row.views), value))

@@ -166,18 +166,17 @@ public struct Comparison {
       }
       measuredInBoth += 1
       for (name, measured) in [("the baseline", old), ("the current run", row)] {
-        if measured.checksum.isEmpty {
+        if measured.checksum == nil {
           inputProblems.append("\(row.key) is measured in \(name) but has no checksum")
         }
         if measured.allocatedBytes == nil {
           inputProblems.append("\(row.key) is measured in \(name) but has no allocated_bytes")
         }
       }
-      if !old.checksum.isEmpty, !row.checksum.isEmpty, old.checksum != row.checksum {
+      if let was = old.checksum, let now = row.checksum, was != now {
         findings.append(
           Finding(
-            key: .cell(row.key), metric: .metric(.checksum), baseline: old.checksum,
-            current: row.checksum,
+            key: .cell(row.key), metric: .metric(.checksum), baseline: was, current: now,
             verdict: .regression))
       }
       // jemalloc's request counts are batched by its thread caches, so they move by a few
@@ -201,7 +200,7 @@ public struct Comparison {
             current: String(now),
             verdict: verdict))
       }
-      if timeThreshold.isFinite, old.medianNanoseconds > 0, row.medianNanoseconds > 0 {
+      if timeThreshold.isFinite, old.medianNanoseconds != nil, row.medianNanoseconds != nil {
         judgeTime(
           old, row, threshold: timeThreshold, significance: significance, strictness: strictness)
       }
@@ -216,15 +215,22 @@ public struct Comparison {
     _ old: ResultRow, _ row: ResultRow, threshold: Double, significance: Double,
     strictness: TimeTest.Strictness
   ) {
+    // Both rows are timed: the caller checked their medians.
+    let oldMedian = old.medianNanoseconds ?? 0
+    let newMedian = row.medianNanoseconds ?? 0
     let verdict: Verdict
     let detail: String
     if old.samples.isEmpty || row.samples.isEmpty {
       // A file without samples: the medians, and ranges that do not overlap.
-      let ratio = Double(row.medianNanoseconds) / Double(old.medianNanoseconds)
+      let ratio = Double(newMedian) / Double(oldMedian)
       timed += 1
-      if ratio > 1 + threshold && row.minimumNanoseconds > old.maximumNanoseconds {
+      if ratio > 1 + threshold
+        && row.minimumNanoseconds ?? newMedian > old.maximumNanoseconds ?? oldMedian
+      {
         verdict = .regression
-      } else if 1 / ratio > 1 + threshold && row.maximumNanoseconds < old.minimumNanoseconds {
+      } else if 1 / ratio > 1 + threshold
+        && row.maximumNanoseconds ?? newMedian < old.minimumNanoseconds ?? oldMedian
+      {
         verdict = .improvement
       } else {
         return
@@ -255,8 +261,7 @@ public struct Comparison {
     findings.append(
       Finding(
         key: .cell(row.key), metric: .metric(.medianTime),
-        baseline: String(old.medianNanoseconds),
-        current: "\(row.medianNanoseconds) (\(detail))", verdict: verdict))
+        baseline: String(oldMedian), current: "\(newMedian) (\(detail))", verdict: verdict))
   }
 
   private static func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }

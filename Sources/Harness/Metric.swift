@@ -67,7 +67,7 @@ public enum Metric: String, CaseIterable, Sendable, Codable, CustomStringConvert
   /// - Complexity: O(1).
   public func value(in row: ResultRow) -> UInt64? {
     switch self {
-    case .medianTime: row.status == .ok && row.medianNanoseconds > 0 ? row.medianNanoseconds : nil
+    case .medianTime: row.status == .ok ? row.medianNanoseconds.flatMap { $0 > 0 ? $0 : nil } : nil
     case .allocatedBytes: row.allocatedBytes
     case .retainedBytes: row.retainedBytes
     case .peakBytes: row.peakBytes

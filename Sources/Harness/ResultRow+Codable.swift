@@ -26,7 +26,7 @@ extension ResultRow: Codable {
   }
 
   /// Whether the row has times: measured, with repetitions and a median.
-  var isTimed: Bool { status == .ok && repetitions > 0 && medianNanoseconds > 0 }
+  var isTimed: Bool { status == .ok && repetitions > 0 && medianNanoseconds != nil }
 
   /// Whether the row has the solver's counts: measured, or a skipped row that still built.
   var isCounted: Bool { status == .ok || variables > 0 }
@@ -64,7 +64,7 @@ extension ResultRow: Codable {
     try container.encode(retainedBytes, forKey: .retainedBytes)
     try container.encode(peakBytes, forKey: .peakBytes)
     try container.encode(instructions, forKey: .instructions)
-    try text(checksum, .checksum)
+    try container.encode(checksum, forKey: .checksum)
     try container.encode(status.rawValue, forKey: .status)
     try text(note, .note)
     try container.encode(samples, forKey: .samples)
@@ -103,19 +103,16 @@ extension ResultRow: Codable {
     mode = try typed(.mode, Mode.self)
     phase = try typed(.phase, Phase.self)
     repetitions = try container.decode(Int.self, forKey: .repetitions)
-    func time(_ key: CodingKeys) throws -> UInt64 {
-      try container.decodeIfPresent(UInt64.self, forKey: key) ?? 0
-    }
-    medianNanoseconds = try time(.medianNanoseconds)
-    minimumNanoseconds = try time(.minimumNanoseconds)
-    p90Nanoseconds = try time(.p90Nanoseconds)
-    maximumNanoseconds = try time(.maximumNanoseconds)
+    medianNanoseconds = try container.decodeIfPresent(UInt64.self, forKey: .medianNanoseconds)
+    minimumNanoseconds = try container.decodeIfPresent(UInt64.self, forKey: .minimumNanoseconds)
+    p90Nanoseconds = try container.decodeIfPresent(UInt64.self, forKey: .p90Nanoseconds)
+    maximumNanoseconds = try container.decodeIfPresent(UInt64.self, forKey: .maximumNanoseconds)
     allocations = try container.decodeIfPresent(UInt64.self, forKey: .allocations)
     allocatedBytes = try container.decodeIfPresent(UInt64.self, forKey: .allocatedBytes)
     retainedBytes = try container.decodeIfPresent(UInt64.self, forKey: .retainedBytes)
     peakBytes = try container.decodeIfPresent(UInt64.self, forKey: .peakBytes)
     instructions = try container.decodeIfPresent(UInt64.self, forKey: .instructions)
-    checksum = try text(.checksum)
+    checksum = try container.decodeIfPresent(String.self, forKey: .checksum)
     status = try typed(.status, Status.self)
     note = try text(.note)
     samples = try container.decodeIfPresent([[UInt64]].self, forKey: .samples) ?? []

@@ -30,8 +30,8 @@ extension ResultRow {
         guard row.checksum == cell.checksum else {
           cell.status = .error
           cell.note =
-            "the checksum differs between rounds of the same build (\(cell.checksum), "
-            + "\(row.checksum))"
+            "the checksum differs between rounds of the same build (\(cell.checksum ?? "none"), "
+            + "\(row.checksum ?? "none"))"
           continue
         }
         cell.samples += row.samples

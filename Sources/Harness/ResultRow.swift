@@ -75,10 +75,12 @@ public struct ResultRow: Equatable, Sendable {
   public var mode = Mode.incremental
   public var phase = Phase.build
   public var repetitions = 0
-  public var medianNanoseconds: UInt64 = 0
-  public var minimumNanoseconds: UInt64 = 0
-  public var p90Nanoseconds: UInt64 = 0
-  public var maximumNanoseconds: UInt64 = 0
+  /// The median, fastest, 90th-percentile and slowest repetition (nanoseconds); nil where the
+  /// cell was not timed (skipped, failed, or counted under callgrind).
+  public var medianNanoseconds: UInt64?
+  public var minimumNanoseconds: UInt64?
+  public var p90Nanoseconds: UInt64?
+  public var maximumNanoseconds: UInt64?
   /// The measured repetitions' times (nanoseconds), in the order measured, one array for each
   /// round that measured the cell (a run of several rounds, or `bench ab`, pools its rounds):
   /// what the time gate tests (``TimeTest``). Empty in rows without times and in files written
@@ -99,7 +101,7 @@ public struct ResultRow: Equatable, Sendable {
   /// Instructions in one repetition, under callgrind.
   public var instructions: UInt64?
   /// The hash of every frame, rounded to 1e-6, after the phase.
-  public var checksum = ""
+  public var checksum: String?
   public var status = Status.ok
   public var note = ""
 
@@ -141,16 +143,16 @@ public struct ResultRow: Equatable, Sendable {
     case .mode: return mode.rawValue
     case .phase: return phase.rawValue
     case .repetitions: return String(repetitions)
-    case .medianNanoseconds: return String(medianNanoseconds)
-    case .minimumNanoseconds: return String(minimumNanoseconds)
-    case .p90Nanoseconds: return String(p90Nanoseconds)
-    case .maximumNanoseconds: return String(maximumNanoseconds)
+    case .medianNanoseconds: return String(medianNanoseconds ?? 0)
+    case .minimumNanoseconds: return String(minimumNanoseconds ?? 0)
+    case .p90Nanoseconds: return String(p90Nanoseconds ?? 0)
+    case .maximumNanoseconds: return String(maximumNanoseconds ?? 0)
     case .allocations: return optional(allocations)
     case .allocatedBytes: return optional(allocatedBytes)
     case .retainedBytes: return optional(retainedBytes)
     case .peakBytes: return optional(peakBytes)
     case .instructions: return optional(instructions)
-    case .checksum: return checksum
+    case .checksum: return checksum ?? ""
     case .status: return status.rawValue
     case .note: return note
     case .samples:
@@ -221,16 +223,21 @@ public struct ResultRow: Equatable, Sendable {
     mode = try typed("mode", as: Mode.self)
     phase = try typed("phase", as: Phase.self)
     repetitions = try integer("repetitions")
-    medianNanoseconds = try unsigned("median_ns")
-    minimumNanoseconds = try unsigned("min_ns")
-    p90Nanoseconds = try unsigned("p90_ns")
-    maximumNanoseconds = try unsigned("max_ns")
+    // Files write an untimed cell's times as 0 (an empty field reads the same).
+    func time(_ name: String) throws(ResultsFileError) -> UInt64? {
+      let value = text(name).isEmpty ? 0 : try unsigned(name)
+      return value == 0 ? nil : value
+    }
+    medianNanoseconds = try time("median_ns")
+    minimumNanoseconds = try time("min_ns")
+    p90Nanoseconds = try time("p90_ns")
+    maximumNanoseconds = try time("max_ns")
     allocations = try optional("allocations")
     allocatedBytes = try optional("allocated_bytes")
     retainedBytes = try optional("retained_bytes")
     peakBytes = try optional("peak_bytes")
     instructions = try optional("instructions")
-    checksum = text("checksum")
+    checksum = text("checksum").isEmpty ? nil : text("checksum")
     status = try typed("status", as: Status.self)
     note = text("note")
     for round in text("samples_ns").split(separator: "|", omittingEmptySubsequences: false)

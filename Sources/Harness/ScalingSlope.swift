@@ -14,7 +14,7 @@ public struct ScalingSlope: Sendable, Equatable {
     /// The figure of `row`, or nil where it has none.
     func value(of row: ResultRow) -> Double? {
       switch self {
-      case .medianTime: row.medianNanoseconds > 0 ? Double(row.medianNanoseconds) : nil
+      case .medianTime: row.medianNanoseconds.flatMap { $0 > 0 ? Double($0) : nil }
       case .instructions: row.instructions.flatMap { $0 > 0 ? Double($0) : nil }
       }
     }

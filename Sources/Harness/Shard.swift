@@ -99,7 +99,7 @@ extension BenchmarkConfiguration {
         !row.phase.isOneShot
         ? warmup + warmup % 2 : row.note.contains("no warm-up") ? 0 : warmup
       seconds[group, default: 0] +=
-        Double(row.medianNanoseconds) * Double(row.repetitions + warmups) / 1e9
+        Double(row.medianNanoseconds ?? 0) * Double(row.repetitions + warmups) / 1e9
     }
     func mean(_ values: [Double]) -> Double? {
       values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)

@@ -179,7 +179,7 @@ extension HistoryStore {
         timed ? number(row.maximumNanoseconds) : nil,
         number(row.allocations), number(row.allocatedBytes), number(row.retainedBytes),
         number(row.peakBytes), number(row.instructions),
-        row.checksum.isEmpty ? nil : row.checksum, row.note.isEmpty ? nil : row.note,
+        row.checksum, row.note.isEmpty ? nil : row.note,
         samples.isEmpty ? nil : samples,
       ]
       try insert.execute(arguments: arguments)

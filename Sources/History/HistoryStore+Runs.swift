@@ -113,16 +113,16 @@ extension HistoryStore {
         row.variables = fields[7]
         row.constraints = fields[8]
         row.repetitions = fields[9]
-        row.medianNanoseconds = unsigned(10) ?? 0
-        row.minimumNanoseconds = unsigned(11) ?? 0
-        row.p90Nanoseconds = unsigned(12) ?? 0
-        row.maximumNanoseconds = unsigned(13) ?? 0
+        row.medianNanoseconds = unsigned(10)
+        row.minimumNanoseconds = unsigned(11)
+        row.p90Nanoseconds = unsigned(12)
+        row.maximumNanoseconds = unsigned(13)
         row.allocations = unsigned(14)
         row.allocatedBytes = unsigned(15)
         row.retainedBytes = unsigned(16)
         row.peakBytes = unsigned(17)
         row.instructions = unsigned(18)
-        row.checksum = fields[19] ?? ""
+        row.checksum = fields[19]
         row.note = fields[20] ?? ""
         return row
       }

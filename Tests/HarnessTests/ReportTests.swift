@@ -208,7 +208,7 @@ struct ComparisonTests {
         == ["\(base.key) appears more than once in the current run"])
     // A measured row without its checksum.
     var blank = base
-    blank.checksum = ""
+    blank.checksum = nil
     #expect(
       problems(Comparison(baseline: [base], current: [blank]))
         == ["\(base.key) is measured in the current run but has no checksum"])
@@ -263,12 +263,12 @@ struct ResultsDocumentTests {
     var skipped = ResultsFileTests().sample(.churn)
     skipped.status = .skipped
     skipped.repetitions = 0
-    skipped.medianNanoseconds = 0
-    skipped.minimumNanoseconds = 0
-    skipped.p90Nanoseconds = 0
-    skipped.maximumNanoseconds = 0
+    skipped.medianNanoseconds = nil
+    skipped.minimumNanoseconds = nil
+    skipped.p90Nanoseconds = nil
+    skipped.maximumNanoseconds = nil
     skipped.allocatedBytes = nil
-    skipped.checksum = ""
+    skipped.checksum = nil
     let text = try document([measured, skipped]).jsonText()
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
