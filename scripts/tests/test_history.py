@@ -185,6 +185,18 @@ class HistoryCommandTests(unittest.TestCase):
         result = self.bench("history", "list", "--store", self.directory)
         self.assertStatus(result, 2, "is a folder, not a history store")
 
+    def test_import_refuses_a_folder_that_is_not_a_repository_and_a_damaged_store(self):
+        result = self.bench("history", "import", "--store", self.store, "--repository",
+                            self.directory)
+        self.assertStatus(result, 2, "is not a git repository")
+        self.assertFalse(os.path.exists(self.store))
+        with open(self.store, "w") as handle:
+            handle.write("not SQLite either\n" * 50)
+        before = digest(self.store)
+        result = self.bench("history", "import", "--store", self.store, "--repository", ROOT)
+        self.assertStatus(result, 2, "not a history store")
+        self.assertEqual(digest(self.store), before)
+
     def test_show_names_what_it_cannot_find(self):
         self.record_first_run()
         result = self.bench("history", "show", "--store", self.store, "--scene", "form",
