@@ -83,7 +83,9 @@ let package = Package(
     // libsqlite3-dev), its trends and regressions, and the static dashboard published from it.
     .target(
       name: "History",
-      dependencies: ["Harness", "Scenes", .product(name: "GRDB", package: "GRDB.swift")]
+      dependencies: [
+        "Cassowary", "Harness", "Scenes", .product(name: "GRDB", package: "GRDB.swift"),
+      ]
     ),
 
     // The `bench` command-line tool.

@@ -148,15 +148,7 @@ struct CallgrindRun {
     var missing: [CellKey] = []
     // The child reads no context of its own (see `Run.run()`); the rows are this run's.
     for index in rows.indices {
-      rows[index].runID = context.runID
-      rows[index].timestamp = context.timestamp
-      rows[index].commit = context.commit
-      rows[index].machine = context.machine
-      rows[index].toolchain = context.toolchain
-      rows[index].cpuModel = context.cpuModel
-      rows[index].jemalloc = context.jemalloc
-      rows[index].matrix = context.matrix
-      rows[index].shard = context.shard
+      rows[index].setContext(context)
       guard rows[index].status == .ok else { continue }
       rows[index].instructions = counts[rows[index].key]
       if rows[index].instructions == nil { missing.append(rows[index].key) }

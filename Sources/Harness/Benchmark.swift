@@ -172,6 +172,7 @@ public struct BenchmarkConfiguration: Sendable {
 
 /// Facts every row of a run shares.
 public struct RunContext: Sendable {
+
   public var runID: String
   public var timestamp: String
   public var commit: String
@@ -201,5 +202,22 @@ public struct RunContext: Sendable {
     self.jemalloc = jemalloc
     self.matrix = matrix
     self.shard = shard
+  }
+}
+
+extension ResultRow {
+  /// Sets the fields every row of a run shares from `context`.
+  ///
+  /// - Complexity: O(1).
+  public mutating func setContext(_ context: RunContext) {
+    runID = context.runID
+    timestamp = context.timestamp
+    commit = context.commit
+    machine = context.machine
+    toolchain = context.toolchain
+    cpuModel = context.cpuModel
+    jemalloc = context.jemalloc
+    matrix = context.matrix
+    shard = context.shard
   }
 }

@@ -83,15 +83,7 @@ public struct BenchmarkRunner {
     _ phase: Phase
   ) -> ResultRow {
     var row = ResultRow()
-    row.runID = context.runID
-    row.timestamp = context.timestamp
-    row.commit = context.commit
-    row.machine = context.machine
-    row.toolchain = context.toolchain
-    row.cpuModel = context.cpuModel
-    row.jemalloc = context.jemalloc
-    row.matrix = context.matrix
-    row.shard = context.shard
+    row.setContext(context)
     row.scene = kind
     row.variant = variant
     row.views = size

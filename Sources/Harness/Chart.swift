@@ -470,8 +470,5 @@ public struct Chart: Sendable {
     return value >= 1 ? String(Int(value.rounded())) : String(format: "%g", value)
   }
 
-  private func escape(_ text: String) -> String {
-    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-      .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-  }
+  private func escape(_ text: String) -> String { Markup.escaped(text) }
 }

@@ -96,13 +96,11 @@ extension HistoryStore {
           let phase = Phase(rawValue: fields[5]), let status = ResultRow.Status(rawValue: fields[6])
         else { return nil }
         func unsigned(_ index: Int) -> UInt64? { (fields[index] as Int64?).map { UInt64($0) } }
-        row.runID = run.runID
-        row.timestamp = run.startedAt
-        row.commit = run.commit
-        row.machine = run.machine
-        row.cpuModel = run.cpuModel
-        row.toolchain = run.toolchain
-        row.jemalloc = run.jemalloc
+        row.setContext(
+          RunContext(
+            runID: run.runID, timestamp: run.startedAt, commit: run.commit,
+            machine: run.machine, toolchain: run.toolchain, cpuModel: run.cpuModel,
+            jemalloc: run.jemalloc))
         row.scene = scene
         row.variant = fields[1]
         row.views = fields[2]

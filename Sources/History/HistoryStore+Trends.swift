@@ -1,3 +1,4 @@
+import Cassowary
 import GRDB
 import Harness
 import Scenes
@@ -125,9 +126,8 @@ extension HistoryStore {
     }
   }
 
-  /// Solvers in `SolverStrategy.all` order (sparse first), others after them by name.
+  /// Solvers in ``SolverStrategy/all``'s order (sparse first), others after them.
   static func solverRank(_ solver: ResultRow.Solver) -> Int {
-    let order = ["sparse", "plan", "dense", "kiwi", "kiwisolver"]
-    return order.firstIndex(of: solver.rawValue) ?? order.count
+    SolverStrategy.all.firstIndex { $0.name == solver.rawValue } ?? SolverStrategy.all.count
   }
 }

@@ -68,8 +68,8 @@ public final class HistoryStore {
   /// Runs `body` in one transaction taken at once, mapping SQLite's errors to
   /// ``HistoryError``: either all of it lands or none of it.
   func write<T>(_ body: (Database) throws -> T) throws(HistoryError) -> T {
-    do {
-      return try database.writeWithoutTransaction { db in
+    try mappingErrors {
+      try database.writeWithoutTransaction { db in
         var result: T?
         try db.inTransaction(.immediate) {
           result = try body(db)
@@ -77,19 +77,18 @@ public final class HistoryStore {
         }
         return result!
       }
-    } catch let error as HistoryError {
-      throw error
-    } catch let error as DatabaseError {
-      throw HistoryError.database(error, path: path)
-    } catch {
-      throw HistoryError(.database, "\(path): \(error)")
     }
   }
 
   /// Runs `body` on a consistent view of the store.
   func read<T>(_ body: (Database) throws -> T) throws(HistoryError) -> T {
+    try mappingErrors { try database.read(body) }
+  }
+
+  /// Runs `body`, saying SQLite's errors as ``HistoryError``s of this store.
+  private func mappingErrors<T>(_ body: () throws -> T) throws(HistoryError) -> T {
     do {
-      return try database.read(body)
+      return try body()
     } catch let error as HistoryError {
       throw error
     } catch let error as DatabaseError {

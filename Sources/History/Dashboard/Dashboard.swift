@@ -194,11 +194,11 @@ public struct Dashboard {
     <html lang="en">
     <head>
     <meta charset="utf-8">
-    <title>\(HTML.escaped(title))</title>
+    <title>\(Markup.escaped(title))</title>
     <style>\(style)</style>
     </head>
     <body\(attributes.isEmpty ? "" : " " + attributes)>
-    <h1>\(HTML.escaped(title))</h1>
+    <h1>\(Markup.escaped(title))</h1>
     \(navigation)
     \(body)
     </body>
@@ -211,7 +211,7 @@ public struct Dashboard {
     var html =
       "<nav><a href=\"index.html\">Overview</a><a href=\"regressions.html\">Regressions</a>"
     html += "<br>Trends: "
-    html += scenePages.map { "<a href=\"\($0.fileName)\">\(HTML.escaped($0.label))</a>" }
+    html += scenePages.map { "<a href=\"\($0.fileName)\">\(Markup.escaped($0.label))</a>" }
       .joined()
     return html + "</nav>"
   }
@@ -230,7 +230,7 @@ public struct Dashboard {
       ("jemalloc", latest.jemalloc.isEmpty ? "not recorded" : latest.jemalloc),
       ("recorded from", latest.source), ("runs in the store", String(runs.count)),
     ] {
-      body += "<tr><th>\(name)</th><td class=\"label\">\(HTML.escaped(value))</td></tr>\n"
+      body += "<tr><th>\(name)</th><td class=\"label\">\(Markup.escaped(value))</td></tr>\n"
     }
     body += "</table>\n"
     body += latestTable(cells)
@@ -245,7 +245,7 @@ public struct Dashboard {
     body += "<table id=\"regressions-by-commit\"><tr><th>commit</th><th>regressions</th></tr>\n"
     for commit in order.reversed().prefix(10) {
       body +=
-        "<tr><td class=\"label\">\(HTML.escaped(commit))</td><td>\(byCommit[commit]!.count)</td></tr>\n"
+        "<tr><td class=\"label\">\(Markup.escaped(commit))</td><td>\(byCommit[commit]!.count)</td></tr>\n"
     }
     body += "</table>\n"
     return document(
@@ -331,7 +331,7 @@ public struct Dashboard {
         regression.commit, regression.previousCommit, regression.cell.description,
         regression.figure.description, regression.before, regression.after, regression.machine,
       ] {
-        body += "<td class=\"label\">\(HTML.escaped(field))</td>"
+        body += "<td class=\"label\">\(Markup.escaped(field))</td>"
       }
       body += "</tr>\n"
     }
@@ -344,7 +344,7 @@ public struct Dashboard {
     commitOrder: [String], machine: HistoryStore.Machine, navigation: String
   ) -> String {
     var body =
-      "<p>Runs on \(HTML.escaped(machine.description)). One point a commit: the latest run of it that measured the cell; a cross above the plot marks a cell skipped or failed.</p>\n"
+      "<p>Runs on \(Markup.escaped(machine.description)). One point a commit: the latest run of it that measured the cell; a cross above the plot marks a cell skipped or failed.</p>\n"
     // A phase none of whose series measured anything (it does not apply to the scene) has no
     // chart.
     for (phase, trends) in charts

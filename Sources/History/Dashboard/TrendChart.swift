@@ -89,9 +89,9 @@ struct TrendChart {
       width="\(Int(Self.width))" height="\(Int(height))" \
       viewBox="0 0 \(Int(Self.width)) \(Int(height))" \
       data-metric="\(metric.column)" data-scale="\(logarithmic ? "log" : "linear")">
-      <title>\(HTML.escaped(title))</title>
+      <title>\(Markup.escaped(title))</title>
       <text class="chart-title" x="\(Int(Self.width / 2))" y="18" text-anchor="middle" \
-      font-size="14" font-weight="bold">\(HTML.escaped(title))</text>
+      font-size="14" font-weight="bold">\(Markup.escaped(title))</text>
 
       """
     // The legend, one entry a series, in rows under the title.
@@ -105,12 +105,12 @@ struct TrendChart {
         legendY += 14
       }
       svg += """
-        <g class="legend-entry" data-series="\(HTML.escaped(entry.name))">\
+        <g class="legend-entry" data-series="\(Markup.escaped(entry.name))">\
         <line x1="\(HTML.number(legendX))" y1="\(HTML.number(legendY - 4))" \
         x2="\(HTML.number(legendX + 16))" y2="\(HTML.number(legendY - 4))" \
         stroke="\(style.color)" stroke-width="2"/>\
         <text x="\(HTML.number(legendX + 20))" y="\(HTML.number(legendY))" font-size="11">\
-        \(HTML.escaped(entry.name))</text></g>
+        \(Markup.escaped(entry.name))</text></g>
 
         """
       legendX += width + 12
@@ -128,14 +128,14 @@ struct TrendChart {
         <line x1="\(HTML.number(Self.left - 4))" y1="\(HTML.number(at))" \
         x2="\(HTML.number(Self.left + plotWidth))" y2="\(HTML.number(at))" stroke="#ddd"/>\
         <text class="tick" x="\(HTML.number(Self.left - 6))" y="\(HTML.number(at + 4))" \
-        font-size="10" text-anchor="end">\(HTML.escaped(Self.label(tick, metric)))</text>
+        font-size="10" text-anchor="end">\(Markup.escaped(Self.label(tick, metric)))</text>
 
         """
     }
     svg += """
       <text class="axis-title" transform="translate(14 \(HTML.number(plotTop + plotHeight / 2))) \
       rotate(-90)" font-size="11" text-anchor="middle">\
-      \(HTML.escaped(Self.axisTitle(metric, logarithmic: logarithmic)))</text>
+      \(Markup.escaped(Self.axisTitle(metric, logarithmic: logarithmic)))</text>
       <text class="axis-title" x="\(HTML.number(Self.left + plotWidth / 2))" \
       y="\(HTML.number(height - 6))" font-size="11" text-anchor="middle">\
       commit (oldest to newest)</text>
@@ -149,7 +149,7 @@ struct TrendChart {
       svg += """
         <text class="commit-label" font-size="9" text-anchor="end" \
         transform="translate(\(HTML.number(at + 3)) \(HTML.number(plotTop + plotHeight + 8))) \
-        rotate(-50)">\(HTML.escaped(String(commit.prefix(13))))</text>
+        rotate(-50)">\(Markup.escaped(String(commit.prefix(13))))</text>
 
         """
     }
@@ -158,7 +158,7 @@ struct TrendChart {
       skippingSeries.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
     for entry in series {
       let style = Chart.style(of: entry.name)
-      svg += "<g class=\"series\" data-series=\"\(HTML.escaped(entry.name))\">"
+      svg += "<g class=\"series\" data-series=\"\(Markup.escaped(entry.name))\">"
       let measured = entry.points.filter { $0.value.map { $0 > 0 } ?? false }
       if measured.count > 1 {
         let path = measured.map {
@@ -171,18 +171,18 @@ struct TrendChart {
       }
       for point in measured {
         svg += """
-          <circle class="point" data-commit="\(HTML.escaped(point.commit))" \
+          <circle class="point" data-commit="\(Markup.escaped(point.commit))" \
           data-value="\(point.value!)" cx="\(HTML.number(x(point.commit)))" \
           cy="\(HTML.number(y(Double(point.value!))))" r="2.5" fill="\(style.color)">\
-          <title>\(HTML.escaped("\(entry.name) at \(point.commit): \(Self.label(Double(point.value!), metric))"))</title></circle>
+          <title>\(Markup.escaped("\(entry.name) at \(point.commit): \(Self.label(Double(point.value!), metric))"))</title></circle>
           """
       }
       for point in entry.points where point.value == nil {
         let at = x(point.commit)
         let mid = top + 2 + (Double(stripRows[entry.name] ?? 0) + 0.5) * Self.stripRow
         svg += """
-          <g class="skipped" data-commit="\(HTML.escaped(point.commit))">\
-          <title>\(HTML.escaped("\(entry.name) at \(point.commit): \(point.status)\(point.note.map { " (\($0))" } ?? "")"))</title>\
+          <g class="skipped" data-commit="\(Markup.escaped(point.commit))">\
+          <title>\(Markup.escaped("\(entry.name) at \(point.commit): \(point.status)\(point.note.map { " (\($0))" } ?? "")"))</title>\
           <path d="M\(HTML.number(at - 3)),\(HTML.number(mid - 3)) l6,6 m0,-6 l-6,6" \
           stroke="\(style.color)" stroke-width="1.5"/></g>
           """
