@@ -2,7 +2,8 @@ extension PlanSolver {
   // MARK: - A first build
 
   /// Builds an empty solver from `batch`: plans its required equalities, gives the sparse solver
-  /// the rest with the planned blocks it reaches, and keeps the others as the determined part.
+  /// the rest (optional constraints reduced where they can be, the others with the planned blocks
+  /// they reach), and keeps the other blocks as the determined part.
   /// False, with nothing done, when the batch must go to the sparse solver as it is: it holds an
   /// invalid constraint or an id twice (refused where one by one would refuse them), or a block
   /// of its equalities is singular.
@@ -43,6 +44,11 @@ extension PlanSolver {
     // dropped where they cancel), and the variables everything else mentions.
     var avoided = [Bool](repeating: false, count: variableCount)
     for (variable, _) in inner.core.edits { avoided[Int(variable)] = true }
+    // What the tableau must hold as written (required inequalities, edits, equalities left
+    // unmatched) reaches the blocks of the variables it mentions; optional constraints are
+    // reduced where they can be (``reduce(_:optional:blocks:reached:)``).
+    var isSeed = avoided
+    var isOptional = [Bool](repeating: false, count: batch.count)
     var starts: [Int32] = [0]
     var variables: [Int32] = []
     var coefficients: [Double] = []
@@ -56,7 +62,11 @@ extension PlanSolver {
     for (index, entry) in batch.entries.enumerated() {
       let run = Int(entry.termStart)..<Int(entry.termStart + entry.termCount)
       guard entry.relation == .equal && entry.priority.isRequired else {
-        for position in run { avoided[Int(batch.terms[position].variable.id)] = true }
+        isOptional[index] = !entry.priority.isRequired
+        for position in run {
+          avoided[Int(batch.terms[position].variable.id)] = true
+          if !isOptional[index] { isSeed[Int(batch.terms[position].variable.id)] = true }
+        }
         continue
       }
       let first = variables.count
@@ -105,30 +115,13 @@ extension PlanSolver {
       }
     }
     for e in plan.unmatchedEqualities {
-      for index in incidence.terms(of: e) { avoided[Int(incidence.variables[index])] = true }
+      for index in incidence.terms(of: e) { isSeed[Int(incidence.variables[index])] = true }
     }
+    let blocks = PlanBlocks(plan: plan, stepOfVariable: stepOfVariable, blockOfStep: blockOfStep)
     var isReached = [Bool](repeating: false, count: plan.blockCount)
-    var pending: [Int32] = []
-    for v in 0..<variableCount where avoided[v] && stepOfVariable[v] >= 0 {
-      let block = blockOfStep[Int(stepOfVariable[v])]
-      if !isReached[Int(block)] {
-        isReached[Int(block)] = true
-        pending.append(block)
-      }
-    }
-    while let block = pending.popLast() {
-      for k in plan.steps(ofBlock: Int(block)) {
-        for index in Int(plan.otherStarts[k])..<Int(plan.otherStarts[k + 1]) {
-          let step = stepOfVariable[Int(plan.otherVariables[index])]
-          guard step >= 0 else { continue }
-          let needed = blockOfStep[Int(step)]
-          if !isReached[Int(needed)] {
-            isReached[Int(needed)] = true
-            pending.append(needed)
-          }
-        }
-      }
-    }
+    for v in 0..<variableCount where isSeed[v] { blocks.reach(variable: Int32(v), &isReached) }
+    let reduction = reduce(
+      batch, optional: isOptional, blocks: blocks, reached: &isReached)
 
     // The batch's entries that the determined part keeps, by step, and the sparse solver's
     // batch: the others, in the order given, over the same terms.
@@ -147,11 +140,19 @@ extension PlanSolver {
     }
     var rest = ConstraintBatch()
     rest.terms = batch.terms
+    let reducedTermStart = Int32(rest.terms.count)
+    rest.terms.append(contentsOf: reduction.terms)
     rest.entries.reserveCapacity(batch.count)
     var newIndex = [Int32](repeating: -1, count: batch.count)
     for (index, entry) in batch.entries.enumerated() where !isDetermined[index] {
       newIndex[index] = Int32(rest.entries.count)
       rest.entries.append(entry)
+    }
+    for written in reduction.entries {
+      let position = Int(newIndex[Int(written.index)])
+      rest.entries[position].termStart = reducedTermStart + written.termStart
+      rest.entries[position].termCount = written.termCount
+      rest.entries[position].constant = written.constant
     }
     var determinedLabels: [ConstraintID: String] = [:]
     if !batch.labels.isEmpty {
@@ -188,6 +189,20 @@ extension PlanSolver {
     places.reserveCapacity(Int(largestID) + 1)
     for k in 0..<plan.determinedCount where determined.isActive[Int(blockOfStep[k])] {
       setPlace(ids[k], .step(k))
+    }
+    if !reduction.entries.isEmpty {
+      var rows = ReducedConstraints()
+      rows.rows.reserveCapacity(reduction.entries.count)
+      for written in reduction.entries {
+        let entry = batch.entries[Int(written.index)]
+        let row = rows.append(
+          entry.id,
+          written: batch.terms[Int(entry.termStart)..<Int(entry.termStart + entry.termCount)],
+          constant: entry.constant, offset: written.constant - entry.constant)
+        setPlace(entry.id, .reduced(row))
+      }
+      rows.isFeeding = reduction.isFeeding
+      reduced = rows
     }
     state.reserve(variables: variableCount, blocks: plan.blockCount)
     needsEvaluation = true
@@ -255,6 +270,12 @@ extension PlanSolver {
     ofBlocks blocks: [Int32], _ body: (inout PlanSolver) throws(SolverError) -> Void
   ) throws(SolverError) {
     let closure = determined.closure(of: blocks)
+    if reduced.feedsAny(closure) {
+      return try withReducedConstraintsRestored { solver throws(SolverError) in
+        try solver.promote(solver.determined.closure(of: blocks))
+        try body(&solver)
+      }
+    }
     let promotedBefore = promotedVariables.count
     do throws(SolverError) {
       try promote(closure)
@@ -269,6 +290,14 @@ extension PlanSolver {
   /// part to the sparse solver.
   mutating func promote(_ closure: [Int32]) throws(SolverError) {
     guard !closure.isEmpty else { return }
+    var closure = closure
+    if reduced.feedsAny(closure) {
+      // The rows written out through these blocks go back as written first, with the blocks
+      // that fed them: what is left of the closure is still determined.
+      try restoreReducedConstraints()
+      closure.removeAll { !determined.isActive[Int($0)] }
+      guard !closure.isEmpty else { return }
+    }
     var batch = ConstraintBatch()
     batch.terms = determined.terms
     for block in closure {
@@ -337,13 +366,22 @@ extension PlanSolver {
     let offset = Int32(batch.terms.count)
     batch.terms.append(contentsOf: determined.terms)
     var entries: [ConstraintBatch.Entry] = []
+    let writtenOffset = Int32(batch.terms.count)
+    batch.terms.append(contentsOf: reduced.terms)
     for (index, record) in inner.core.records.enumerated() {
       guard let record else { continue }
-      entries.append(
-        ConstraintBatch.Entry(
-          id: ConstraintID(Int32(index)), termStart: record.termStart,
-          termCount: record.termCount, constant: record.constant, relation: record.relation,
-          priority: record.priority))
+      var entry = ConstraintBatch.Entry(
+        id: ConstraintID(Int32(index)), termStart: record.termStart,
+        termCount: record.termCount, constant: record.constant, relation: record.relation,
+        priority: record.priority)
+      if let row = reducedConstraint(of: ConstraintID(Int32(index))) {
+        // As written, not as the tableau holds it.
+        let written = reduced.rows[row]
+        entry.termStart = writtenOffset + written.termStart
+        entry.termCount = written.termCount
+        entry.constant = written.constant
+      }
+      entries.append(entry)
     }
     for index in places.indices {
       guard let k = places[index].step else { continue }

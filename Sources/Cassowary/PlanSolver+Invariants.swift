@@ -6,7 +6,9 @@ extension PlanSolver {
   ///   other table;
   /// - every determined equality holds at the values, and every other variable reads what the
   ///   sparse solver says;
-  /// - no block waits for evaluation.
+  /// - no block waits for evaluation;
+  /// - a reduced constraint is where ``places`` says, the blocks it was written out through are
+  ///   determined, and it reads as the constraint as written does.
   ///
   /// - Complexity: O(constraints + terms + variables); for tests and debugging.
   public func invariantViolations() -> [String] {
@@ -54,6 +56,37 @@ extension PlanSolver {
       if let k = place.step, k >= determined.ids.count || determined.ids[k].rawValue != index {
         problems.append("c\(index) is placed at step \(k), which is another constraint's")
       }
+    }
+    for (row, written) in reduced.rows.enumerated() where written.isLive {
+      let id = written.id
+      if reducedConstraint(of: id) != row {
+        problems.append("\(id) is reduced constraint \(row) but placed elsewhere")
+      }
+      guard let held = inner.constraint(id) else {
+        problems.append("reduced \(id) is not in the tableau")
+        continue
+      }
+      for term in reduced.writtenTerms(row) {
+        guard let k = determined.step(determining: term.variable.id) else { continue }
+        if !reduced.isFeeding[Int(determined.blockOfStep[k])] {
+          problems.append("\(id) mentions v\(term.variable.id), whose block is not marked feeding")
+        }
+      }
+      // Where the equalities hold, the row as held and as written are the same function.
+      guard batchDepth == 0 else { continue }
+      let asWritten = LinearExpression(
+        Array(reduced.writtenTerms(row)), constant: written.constant)
+      let a = asWritten.evaluate { value(of: $0) }
+      let b = held.expression.evaluate { value(of: $0) }
+      if !(abs(a - b) <= 1e-7 * max(1, abs(a), abs(b))) {
+        problems.append("\(id) reads \(a) as written and \(b) as held")
+      }
+    }
+    for block in reduced.isFeeding.indices
+    where !restorePending && reduced.liveCount > 0 && reduced.isFeeding[block]
+      && !determined.isActive[block]
+    {
+      problems.append("block \(block) feeds reduced constraints but is not determined")
     }
     if batchDepth == 0 {
       for index in state.values.indices where determined.step(determining: Int32(index)) == nil {

@@ -3,18 +3,22 @@
 ///
 /// A first build (a batch given to an empty solver) matches each required equality to the
 /// variable it determines, leaving free where it can the variables that inequalities, optional
-/// constraints and edits mention. The rest — those constraints, the equalities left unmatched,
-/// and every planned block they reach (the blocks that determine a variable they mention, and
-/// the blocks those need) — is added to the sparse solver, which finds the lexicographic optimum
-/// of the free variables. The blocks nothing else reaches (the ``DeterminedPart``) are then
-/// evaluated from its answer, block by block, each after the blocks it reads: a label's edges
-/// from the row above, a grid cell from its split. On the grid scenes that is the whole layout;
-/// on forms the size preferences reach most blocks, which then stay in the tableau.
+/// constraints and edits mention. The rest goes to the sparse solver, which finds the
+/// lexicographic optimum of the free variables: required inequalities, edits and the equalities
+/// left unmatched as written, with every planned block they reach (the blocks that determine a
+/// variable they mention, and the blocks those need); optional constraints *reduced*, each
+/// determined variable they mention written out over the free ones (``ReducedConstraints``),
+/// so that the blocks they reach stay determined. The blocks nothing takes (the
+/// ``DeterminedPart``) are then evaluated from the sparse solver's answer, block by block, each
+/// after the blocks it reads: a label's edges from the row above, a grid cell from its split.
+/// On the grid scenes that is the whole layout; on forms the tableau holds the size
+/// preferences, reduced, and no equality.
 ///
 /// Every later operation keeps that split. An operation that reaches a determined variable (a
 /// constraint that mentions it, an edit on it, removing or lowering a planned equality) first
 /// *promotes* the blocks it reaches, with the blocks they need, to the sparse solver; the rest
-/// stays determined. A change of values (a suggestion, a constant) is pushed down the readers
+/// stays determined; one that changes an equality a reduced constraint was written out through
+/// gives every reduced constraint back as written first. A change of values (a suggestion, a constant) is pushed down the readers
 /// of each changed variable, so only the blocks downstream are evaluated again. A planned
 /// equality's constant changes in place and is never refused: its variable is fixed by it alone.
 /// ``solveFromScratch()`` plans the whole system again.
@@ -29,7 +33,13 @@ public struct PlanSolver: LayoutSolver {
   var determined = DeterminedPart()
   /// Every variable's value, what changed, and what awaits evaluation.
   var state = PlanValues()
-  /// The determined step of each constraint that is one, by id.
+  /// The optional constraints the sparse solver holds reduced: written out through determined
+  /// blocks.
+  var reduced = ReducedConstraints()
+  /// Whether an equality the reduced constraints were written out through changed or went:
+  /// they go back as written before the values are next brought up to date.
+  var restorePending = false
+  /// The determined step or reduced constraint of each constraint that is one, by id.
   var places: [ConstraintPlace] = []
   /// The depth of nested batches.
   var batchDepth = 0
@@ -83,11 +93,17 @@ public struct PlanSolver: LayoutSolver {
   public mutating func remove(_ id: ConstraintID) throws(SolverError) {
     guard let k = step(of: id) else {
       try inner.remove(id)
+      if let row = reducedConstraint(of: id) { reduced.remove(row) }
       setPlace(id, .notDetermined)
       settle()
       return
     }
     let block = Int(determined.blockOfStep[k])
+    if reduced.feedsAny(CollectionOfOne(Int32(block))) {
+      // Rows written out through this equality no longer hold without it: they go back as
+      // written when the batch ends, by when they have often gone too (a teardown).
+      restorePending = true
+    }
     if determined.plan.steps(ofBlock: block).count == 1 {
       // Its variable, mentioned by nothing in the tableau, is left free: 0, as the sparse
       // solver reads a variable no constraint holds; the blocks that read it follow.
@@ -110,22 +126,44 @@ public struct PlanSolver: LayoutSolver {
 
   public func constraint(_ id: ConstraintID) -> Constraint? {
     if let k = step(of: id) { return determined.constraint(ofStep: k) }
+    if let row = reducedConstraint(of: id), var held = inner.constraint(id) {
+      held.expression = LinearExpression(
+        Array(reduced.writtenTerms(row)), constant: reduced.rows[row].constant)
+      return held
+    }
     return inner.constraint(id)
   }
 
   public mutating func setConstant(_ id: ConstraintID, _ constant: Double) throws(SolverError) {
+    if let row = reducedConstraint(of: id) {
+      guard constant.isFinite else { throw .nonFinite("the constant \(constant) for \(id)") }
+      try inner.setConstant(id, constant + reduced.rows[row].offset)
+      reduced.rows[row].constant = constant
+      settle()
+      return
+    }
     guard let k = step(of: id) else {
       try inner.setConstant(id, constant)
       settle()
       return
     }
     guard constant.isFinite else { throw .nonFinite("the constant \(constant) for \(id)") }
+    // Rows written out through this equality go back as written when the batch ends.
+    if reduced.feedsAny(CollectionOfOne(determined.blockOfStep[k])) { restorePending = true }
     determined.plan.constants[k] = constant
     state.enqueue(determined.blockOfStep[k])
     settle()
   }
 
   public mutating func setPriority(_ id: ConstraintID, _ priority: Priority) throws(SolverError) {
+    if reducedConstraint(of: id) != nil && priority.isRequired {
+      // A required constraint is refused, and conflicts are named, as written: the equalities
+      // it was written out through are not in the tableau to be named.
+      try withReducedConstraintsRestored { solver throws(SolverError) in
+        try solver.setPriority(id, priority)
+      }
+      return
+    }
     guard let k = step(of: id) else {
       try inner.setPriority(id, priority)
       settle()
@@ -231,9 +269,15 @@ public struct PlanSolver: LayoutSolver {
       determined.bytes + state.values.capacity * 8 + state.reported.capacity * 8
       + state.isDirty.capacity
       + state.dirty.capacity * 4 + state.isQueued.capacity + state.queue.capacity * 4
-      + places.capacity * MemoryLayout<ConstraintPlace>.stride
+      + places.capacity * MemoryLayout<ConstraintPlace>.stride + reduced.bytes
     return figures
   }
+
+  /// How many optional constraints the sparse solver holds reduced: written out over its own
+  /// variables through the determined blocks they reach, which stay determined.
+  ///
+  /// - Complexity: O(1).
+  public var reducedConstraintCount: Int { reduced.liveCount }
 
   /// The sparse solver's tableau, then the determined steps (each constraint's id, the variable
   /// it determines and its constant, block by block in evaluation order), for tests and
@@ -262,6 +306,14 @@ public struct PlanSolver: LayoutSolver {
     return places[index].step
   }
 
+  /// The reduced constraint of constraint `id`, if it is one.
+  @inline(__always)
+  func reducedConstraint(of id: ConstraintID) -> Int? {
+    let index = Int(id.rawValue)
+    guard index < places.count else { return nil }
+    return places[index].reducedConstraint
+  }
+
   mutating func setPlace(_ id: ConstraintID, _ place: ConstraintPlace) {
     let index = Int(id.rawValue)
     if index >= places.count {
@@ -282,6 +334,14 @@ public struct PlanSolver: LayoutSolver {
   ///
   /// - Complexity: O(changed variables + blocks evaluated again).
   mutating func synchronize() {
+    if restorePending {
+      restorePending = false
+      do throws(SolverError) {
+        try restoreReducedConstraints()
+      } catch {
+        preconditionFailure("constraints that held as reduced could not be added again: \(error)")
+      }
+    }
     settleRemovals()
     var changes = reportedChanges
     reportedChanges = []
@@ -339,17 +399,23 @@ public struct PlanSolver: LayoutSolver {
   }
 }
 
-/// Whether a ``PlanSolver`` holds a constraint as a determined step, and which (anything else
-/// is the sparse solver's to know: whether it holds the constraint, or nobody does).
+/// Whether a ``PlanSolver`` holds a constraint as a determined step or as a reduced constraint,
+/// and which (anything else is the sparse solver's to know: whether it holds the constraint as
+/// written, or nobody does).
 struct ConstraintPlace: Equatable {
-  /// The step, or -1.
+  /// The step; -1 for neither; -2 - *i* for reduced constraint *i*.
   private var raw: Int32
 
   static let notDetermined = ConstraintPlace(raw: -1)
   static func step(_ k: Int) -> ConstraintPlace { ConstraintPlace(raw: Int32(k)) }
+  static func reduced(_ index: Int) -> ConstraintPlace {
+    ConstraintPlace(raw: -2 - Int32(index))
+  }
 
   /// The determined step, if the constraint is one.
   var step: Int? { raw >= 0 ? Int(raw) : nil }
+  /// The reduced constraint, if the constraint is one.
+  var reducedConstraint: Int? { raw <= -2 ? Int(-2 - raw) : nil }
 }
 
 extension SolverStrategy {

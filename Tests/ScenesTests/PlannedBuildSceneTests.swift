@@ -46,4 +46,45 @@ struct PlannedBuildSceneTests {
       #expect(one.statistics.maximumRowCells > 16, "the one-by-one build no longer expands")
     }
   }
+
+  /// The plan solver's tableau on the forms and the equal-spacing layouts: the optional
+  /// constraints reduced onto the free variables, so that no planned block a size preference
+  /// reaches goes to the tableau; the values are the sparse solver's.
+  @Test(arguments: [
+    (SceneKind.form, "standard"), (.dynamicForm, "standard"), (.equalSpacing, "spacer-views"),
+  ])
+  func optionalConstraintsAreReducedOntoTheFreeVariables(kind: SceneKind, variant: String) throws {
+    let scene = try Scene(kind, views: 200, variant: variant)
+    scene.layOut()
+    let engine = scene.root.layoutEngine!
+    var rows: [(ConstraintID, Constraint)] = []
+    for lowered in engine.loweredConstraints() {
+      for row in lowered.rows { rows.append((ConstraintID(rows.count), row)) }
+    }
+    var plan = PlanSolver()
+    var sparse = SparseSolver()
+    try plan.add(contentsOf: rows)
+    try sparse.add(contentsOf: rows)
+    let optional = rows.filter { !$0.1.priority.isRequired }.count
+    switch kind {
+    case .form:
+      // Only the optional constraints, one row each, and the objective's levels: no equality.
+      #expect(plan.reducedConstraintCount > optional / 3)
+      #expect(
+        plan.statistics.rows <= optional + plan.statistics.priorityLevels, "\(plan.statistics)")
+    case .dynamicForm:
+      // Its required inequalities take the blocks they reach to the tableau, as written.
+      #expect(plan.reducedConstraintCount > optional / 3)
+      #expect(plan.statistics.rows < sparse.statistics.rows, "\(plan.statistics)")
+    default:
+      // Its spacers' equal widths are blocks of several equalities: nothing is written out
+      // through them.
+      #expect(plan.reducedConstraintCount == 0)
+    }
+    for id in 0..<engine.solverVariableCapacity {
+      let x = plan.value(of: Variable(id)), y = sparse.value(of: Variable(id))
+      #expect(abs(x - y) <= 1e-7 * max(1, abs(y)), "variable \(id): \(x) vs \(y)")
+    }
+    #expect(plan.invariantViolations().isEmpty)
+  }
 }

@@ -1,0 +1,188 @@
+
+extension PlanSolver {
+  // MARK: - Reducing optional constraints at a build
+
+  /// The optional constraints of a build written out over the tableau's variables.
+  struct Reduction {
+    /// A reduced constraint: its index in the batch, and its terms (in ``terms``) and
+    /// constant written out.
+    struct Written {
+      var index: Int32
+      var termStart: Int32
+      var termCount: Int32
+      var constant: Double
+    }
+
+    var entries: [Written] = []
+    var terms: [Term] = []
+    /// The blocks the reduced constraints were written out through (by block).
+    var isFeeding: [Bool] = []
+  }
+
+  /// Writes out the optional constraints of `batch` (`optional`, by entry) that mention a
+  /// variable a block not `reached` determines, so that the block can stay determined: each
+  /// such variable is replaced by its definition over the tableau's variables. A constraint
+  /// whose definitions are not written out (a block of several equalities, a long chain) or
+  /// that would be left with no variable reaches its blocks instead, which the tableau then
+  /// takes; as that changes what the others are written over, the rest are written out again,
+  /// until none is refused.
+  ///
+  /// - Complexity: O(*t* × ``DeterminedDefinitions/cap``) a round, for *t* terms of the plan
+  ///   and the constraints; a round for each wave of refusals (usually one).
+  func reduce(
+    _ batch: ConstraintBatch, optional: [Bool], blocks: PlanBlocks, reached isReached: inout [Bool]
+  ) -> Reduction {
+    var candidates: [Int] = optional.indices.filter { optional[$0] }
+    guard !candidates.isEmpty else { return Reduction() }
+    var sum = DeterminedDefinitions.Sum()
+    while true {
+      let definitions = DeterminedDefinitions(
+        plan: blocks.plan, isTaken: isReached, stepOfVariable: blocks.stepOfVariable,
+        blockOfStep: blocks.blockOfStep)
+      var result = Reduction()
+      var kept: [Int] = []
+      var refused: [Int] = []
+      for index in candidates {
+        let entry = batch.entries[index]
+        let run = Int(entry.termStart)..<Int(entry.termStart + entry.termCount)
+        // One that mentions no determined variable is given as written, now and later (the
+        // blocks the tableau takes only grow).
+        guard run.contains(where: { definitions.isDetermined(batch.terms[$0].variable.id) })
+        else { continue }
+        sum.removeAll()
+        sum.constant = entry.constant
+        var isWritten = true
+        for position in run {
+          let term = batch.terms[position]
+          guard definitions.add(term.variable.id, term.coefficient, to: &sum) else {
+            isWritten = false
+            break
+          }
+        }
+        guard
+          isWritten && !sum.variables.isEmpty
+            && sum.variables.count <= DeterminedDefinitions.cap
+        else {
+          refused.append(index)
+          continue
+        }
+        kept.append(index)
+        result.entries.append(
+          Reduction.Written(
+            index: Int32(index), termStart: Int32(result.terms.count),
+            termCount: Int32(sum.variables.count), constant: sum.constant))
+        for (variable, coefficient) in zip(sum.variables, sum.coefficients) {
+          result.terms.append(Term(Variable(id: variable), coefficient))
+        }
+      }
+      guard !refused.isEmpty else {
+        result.isFeeding = [Bool](repeating: false, count: blocks.plan.blockCount)
+        for written in result.entries {
+          let entry = batch.entries[Int(written.index)]
+          for position in Int(entry.termStart)..<Int(entry.termStart + entry.termCount) {
+            blocks.reach(
+              variable: batch.terms[position].variable.id, &result.isFeeding,
+              stoppingAt: isReached)
+          }
+        }
+        return result
+      }
+      for index in refused {
+        let entry = batch.entries[index]
+        for position in Int(entry.termStart)..<Int(entry.termStart + entry.termCount) {
+          blocks.reach(variable: batch.terms[position].variable.id, &isReached)
+        }
+      }
+      candidates = kept
+    }
+  }
+
+  // MARK: - Giving reduced constraints back as written
+
+  /// Gives the sparse solver every reduced constraint back as written, with the blocks that fed
+  /// them: what an operation that changes one of those blocks' equalities must do first, as a
+  /// row written out through an equality holds only while the equality does.
+  ///
+  /// - Complexity: O(rows and blocks given back), plus the sparse solver's removes and adds.
+  mutating func restoreReducedConstraints() throws(SolverError) {
+    guard reduced.liveCount > 0 else {
+      reduced = ReducedConstraints()
+      return
+    }
+    let rows = reduced
+    reduced = ReducedConstraints()
+    var feeding: [Int32] = []
+    for block in rows.isFeeding.indices where rows.isFeeding[block] {
+      feeding.append(Int32(block))
+    }
+    var batch = ConstraintBatch()
+    batch.terms = rows.terms
+    inner.beginBatch()
+    defer { inner.endBatch() }
+    for row in rows.rows where row.isLive {
+      // The relation, priority and label are the sparse solver's; terms and constant as written.
+      guard let held = inner.constraint(row.id) else {
+        preconditionFailure("reduced constraint \(row.id) is not in the tableau")
+      }
+      batch.entries.append(
+        ConstraintBatch.Entry(
+          id: row.id, termStart: row.termStart, termCount: row.termCount, constant: row.constant,
+          relation: held.relation, priority: held.priority))
+      if let label = held.label { batch.labels.append((row.id, label)) }
+      try inner.remove(row.id)
+      setPlace(row.id, .notDetermined)
+    }
+    try promote(determined.closure(of: feeding))
+    try inner.add(batch, leading: [])
+  }
+
+  /// Runs `body` after giving the reduced constraints back as written; if `body` throws, the
+  /// solver is as it was (a copy taken before: this path is rare, and O(size) anyway).
+  mutating func withReducedConstraintsRestored(
+    _ body: (inout PlanSolver) throws(SolverError) -> Void
+  ) throws(SolverError) {
+    let saved = self
+    do throws(SolverError) {
+      try restoreReducedConstraints()
+      try body(&self)
+    } catch {
+      self = saved
+      throw error
+    }
+  }
+}
+
+/// The blocks of a plan being built and what each needs: the graph a build walks to find
+/// the blocks a constraint reaches.
+struct PlanBlocks {
+  let plan: EqualityPlan
+  /// The step that determines each variable (-1 for none), and each step's block.
+  let stepOfVariable: [Int32]
+  let blockOfStep: [Int32]
+
+  /// Marks in `marks` the block that determines `variable`, if any, and the blocks it needs,
+  /// directly or not; a block `stoppingAt` marks is neither marked nor walked through.
+  ///
+  /// - Complexity: O(terms of the blocks newly marked).
+  func reach(variable: Int32, _ marks: inout [Bool], stoppingAt stop: [Bool]? = nil) {
+    let step = stepOfVariable[Int(variable)]
+    guard step >= 0 else { return }
+    let start = blockOfStep[Int(step)]
+    guard !marks[Int(start)] && stop?[Int(start)] != true else { return }
+    marks[Int(start)] = true
+    var pending: [Int32] = [start]
+    while let block = pending.popLast() {
+      for k in plan.steps(ofBlock: Int(block)) {
+        for index in Int(plan.otherStarts[k])..<Int(plan.otherStarts[k + 1]) {
+          let step = stepOfVariable[Int(plan.otherVariables[index])]
+          guard step >= 0 else { continue }
+          let needed = Int(blockOfStep[Int(step)])
+          if !marks[needed] && stop?[needed] != true {
+            marks[needed] = true
+            pending.append(Int32(needed))
+          }
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,84 @@
+/// The optional constraints a ``PlanSolver`` gave its sparse solver *reduced*: each determined
+/// variable they mention written out over the variables the tableau holds (free variables, and
+/// those of promoted blocks), so that the blocks determining it stay in the plan.
+///
+/// A reduced constraint is the constraint as written plus a combination of required
+/// equalities, so wherever those hold (and they always do) it has the same error, and the
+/// lexicographic optimum is the same. It stays so while every equality it was written out
+/// through stays as it is: the blocks that feed a reduction (``isFeeding``) stay determined, and
+/// an operation that would change one of them first gives the sparse solver every reduced
+/// constraint back as written (``PlanSolver/restoreReducedConstraints()``). Each keeps its terms
+/// and constant as written, so the constraint can be given back whole.
+struct ReducedConstraints {
+  /// One reduced constraint.
+  struct Row {
+    var id: ConstraintID
+    /// Its terms as written: `terms[termStart..<termStart + termCount]`.
+    var termStart: Int32
+    var termCount: Int32
+    /// Its constant as written.
+    var constant: Double
+    /// What the reduction adds to the constant: the sparse solver's row has
+    /// `constant + offset`.
+    var offset: Double
+    /// False once the constraint is removed.
+    var isLive: Bool
+  }
+
+  /// The rows, in the order they were reduced.
+  var rows: [Row] = []
+  /// The rows' terms as written.
+  var terms: [Term] = []
+  /// Whether each block of the plan feeds a reduced constraint: determines a variable one
+  /// mentions, or a variable such a block reads, directly or not.
+  var isFeeding: [Bool] = []
+  /// How many rows are live.
+  private(set) var liveCount = 0
+
+  /// No rows.
+  init() {}
+
+  /// Appends a row for constraint `id`, whose terms as written are `written`.
+  ///
+  /// - Complexity: O(terms).
+  mutating func append(
+    _ id: ConstraintID, written: some Collection<Term>, constant: Double, offset: Double
+  ) -> Int {
+    rows.append(
+      Row(
+        id: id, termStart: Int32(terms.count), termCount: Int32(written.count),
+        constant: constant, offset: offset, isLive: true))
+    terms.append(contentsOf: written)
+    liveCount += 1
+    return rows.count - 1
+  }
+
+  /// Marks row `index` removed.
+  ///
+  /// - Complexity: O(1).
+  mutating func remove(_ index: Int) {
+    guard rows[index].isLive else { return }
+    rows[index].isLive = false
+    liveCount -= 1
+  }
+
+  /// Row `index`'s terms as written.
+  func writtenTerms(_ index: Int) -> ArraySlice<Term> {
+    let row = rows[index]
+    return terms[Int(row.termStart)..<Int(row.termStart + row.termCount)]
+  }
+
+  /// Whether any of `blocks` feeds a live row.
+  ///
+  /// - Complexity: O(`blocks.count`).
+  func feedsAny(_ blocks: some Sequence<Int32>) -> Bool {
+    guard liveCount > 0 else { return false }
+    return blocks.contains { Int($0) < isFeeding.count && isFeeding[Int($0)] }
+  }
+
+  /// Bytes held by the tables.
+  var bytes: Int {
+    rows.capacity * MemoryLayout<Row>.stride + terms.capacity * MemoryLayout<Term>.stride
+      + isFeeding.capacity
+  }
+}
