@@ -138,13 +138,16 @@ extension PlanSolver {
         isDetermined[Int(equalityEntries[Int(plan.order[k])])] = true
       }
     }
+    let (isBound, boundedVariables) = boundEntries(
+      of: batch, determined: isDetermined, reduction: reduction, variableCount: variableCount)
+
     var rest = ConstraintBatch()
     rest.terms = batch.terms
     let reducedTermStart = Int32(rest.terms.count)
     rest.terms.append(contentsOf: reduction.terms)
     rest.entries.reserveCapacity(batch.count)
     var newIndex = [Int32](repeating: -1, count: batch.count)
-    for (index, entry) in batch.entries.enumerated() where !isDetermined[index] {
+    for (index, entry) in batch.entries.enumerated() where !isDetermined[index] && !isBound[index] {
       newIndex[index] = Int32(rest.entries.count)
       rest.entries.append(entry)
     }
@@ -155,16 +158,19 @@ extension PlanSolver {
       rest.entries[position].constant = written.constant
     }
     var determinedLabels: [ConstraintID: String] = [:]
+    var boundLabels: [ConstraintID: String] = [:]
     if !batch.labels.isEmpty {
-      var isDeterminedID = [Bool](repeating: false, count: Int(largestID) + 1)
-      for (index, entry) in batch.entries.enumerated() where isDetermined[index] {
-        isDeterminedID[Int(entry.id.rawValue)] = true
+      // 1 for a determined step, 2 for a bound.
+      var placeOfID = [UInt8](repeating: 0, count: Int(largestID) + 1)
+      for (index, entry) in batch.entries.enumerated() {
+        if isDetermined[index] { placeOfID[Int(entry.id.rawValue)] = 1 }
+        if isBound[index] { placeOfID[Int(entry.id.rawValue)] = 2 }
       }
       for (id, label) in batch.labels {
-        if Int(id.rawValue) < isDeterminedID.count && isDeterminedID[Int(id.rawValue)] {
-          determinedLabels[id] = label
-        } else {
-          rest.labels.append((id, label))
+        switch Int(id.rawValue) < placeOfID.count ? placeOfID[Int(id.rawValue)] : 0 {
+        case 1: determinedLabels[id] = label
+        case 2: boundLabels[id] = label
+        default: rest.labels.append((id, label))
         }
       }
     }
@@ -204,10 +210,67 @@ extension PlanSolver {
       rows.isFeeding = reduction.isFeeding
       reduced = rows
     }
+    if !boundedVariables.isEmpty {
+      for variable in boundedVariables { bounds.bind(variable) }
+      for (index, entry) in batch.entries.enumerated() where isBound[index] {
+        let term = batch.terms[Int(entry.termStart)]
+        let slot = bounds.insert(
+          VariableBounds.Bound(
+            id: entry.id, variable: term.variable.id, coefficient: term.coefficient,
+            constant: entry.constant, relation: entry.relation, priority: entry.priority))
+        setPlace(entry.id, .bound(slot))
+      }
+      bounds.labels = boundLabels
+    }
     state.reserve(variables: variableCount, blocks: plan.blockCount)
+    for variable in boundedVariables { narrow(variable) }
     needsEvaluation = true
     settle()
     return true
+  }
+
+  /// The entries of a build's `batch` that are bounds, and the variables they bound: free
+  /// variables that, of what goes to the sparse solver, only optional constraints of one term
+  /// as written mention (and no edit): solved in closed form, out of the tableau.
+  ///
+  /// - Complexity: O(terms of the batch and of the reduction).
+  func boundEntries(
+    of batch: ConstraintBatch, determined isDetermined: [Bool], reduction: Reduction,
+    variableCount: Int
+  ) -> (isBound: [Bool], variables: [Int32]) {
+    var isReduced = [Bool](repeating: false, count: batch.count)
+    var isBoundable = [Bool](repeating: true, count: variableCount)
+    for written in reduction.entries {
+      isReduced[Int(written.index)] = true
+      for index in Int(written.termStart)..<Int(written.termStart + written.termCount) {
+        isBoundable[Int(reduction.terms[index].variable.id)] = false
+      }
+    }
+    for (variable, _) in inner.core.edits { isBoundable[Int(variable)] = false }
+    func isBoundShaped(_ index: Int) -> Bool {
+      let entry = batch.entries[index]
+      return !isReduced[index] && entry.termCount == 1 && !entry.priority.isRequired
+        && batch.terms[Int(entry.termStart)].coefficient != 0
+    }
+    for (index, entry) in batch.entries.enumerated()
+    where !isDetermined[index] && !isReduced[index] && !isBoundShaped(index) {
+      for position in Int(entry.termStart)..<Int(entry.termStart + entry.termCount) {
+        isBoundable[Int(batch.terms[position].variable.id)] = false
+      }
+    }
+    var isBound = [Bool](repeating: false, count: batch.count)
+    var isBounded = [Bool](repeating: false, count: variableCount)
+    var variables: [Int32] = []
+    for index in batch.entries.indices where !isDetermined[index] && isBoundShaped(index) {
+      let variable = batch.terms[Int(batch.entries[index].termStart)].variable.id
+      guard isBoundable[Int(variable)] else { continue }
+      isBound[index] = true
+      if !isBounded[Int(variable)] {
+        isBounded[Int(variable)] = true
+        variables.append(variable)
+      }
+    }
+    return (isBound, variables)
   }
 
   // MARK: - Adding to the tableau
@@ -234,6 +297,7 @@ extension PlanSolver {
     }
     var head = batch
     if end < batch.count { head.entries.removeSubrange(end...) }
+    try unbind(boundedVariables(mentionedBy: head))
     defer { settle() }
     try inner.add(head, leading: end < batch.count ? leading.filter { $0 < end } : leading)
     if end < batch.count {
@@ -270,9 +334,10 @@ extension PlanSolver {
     ofBlocks blocks: [Int32], _ body: (inout PlanSolver) throws(SolverError) -> Void
   ) throws(SolverError) {
     let closure = determined.closure(of: blocks)
-    if reduced.feedsAny(closure) {
-      return try withReducedConstraintsRestored { solver throws(SolverError) in
-        try solver.promote(solver.determined.closure(of: blocks))
+    if reduced.feedsAny(closure) || !boundedVariables(mentionedByBlocks: closure).isEmpty {
+      // Reduced constraints or bounds go to the sparse solver too: undone by a copy.
+      return try withSnapshot { solver throws(SolverError) in
+        try solver.promote(closure)
         try body(&solver)
       }
     }
@@ -311,6 +376,7 @@ extension PlanSolver {
         if let label = determined.labels[id] { batch.labels.append((id, label)) }
       }
     }
+    try unbind(boundedVariables(mentionedBy: batch))
     try inner.add(batch, leading: [])
     for block in closure {
       for k in determined.plan.steps(ofBlock: Int(block)) {
@@ -384,6 +450,15 @@ extension PlanSolver {
       entries.append(entry)
     }
     for index in places.indices {
+      if let slot = places[index].bound {
+        let bound = bounds.bounds[slot]
+        entries.append(
+          ConstraintBatch.Entry(
+            id: ConstraintID(Int32(index)), termStart: Int32(batch.terms.count), termCount: 1,
+            constant: bound.constant, relation: bound.relation, priority: bound.priority))
+        batch.terms.append(Term(Variable(id: bound.variable), bound.coefficient))
+        continue
+      }
       guard let k = places[index].step else { continue }
       entries.append(
         ConstraintBatch.Entry(
@@ -393,6 +468,7 @@ extension PlanSolver {
     }
     var labels = inner.core.labels.map { (ConstraintID($0.key), $0.value) }
     labels += determined.labels.map { ($0.key, $0.value) }
+    labels += bounds.labels.map { ($0.key, $0.value) }
     if let newIDs {
       func renumbered(_ id: ConstraintID) -> ConstraintID {
         let index = Int(id.rawValue)

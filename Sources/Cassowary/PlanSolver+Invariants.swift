@@ -7,6 +7,8 @@ extension PlanSolver {
   /// - every determined equality holds at the values, and every other variable reads what the
   ///   sparse solver says;
   /// - no block waits for evaluation;
+  /// - a bound is where ``places`` says, over a bounded variable that nothing in the sparse
+  ///   solver mentions and that reads the optimum of its bounds;
   /// - a reduced constraint is where ``places`` says, the blocks it was written out through are
   ///   determined, and it reads as the constraint as written does.
   ///
@@ -88,8 +90,40 @@ extension PlanSolver {
     {
       problems.append("block \(block) feeds reduced constraints but is not determined")
     }
+    var liveBounds = 0
+    for (index, place) in places.enumerated() {
+      guard let slot = place.bound else { continue }
+      liveBounds += 1
+      let bound = bounds.bounds[slot]
+      if bound.id.rawValue != Int32(index) {
+        problems.append("c\(index) is placed at bound \(slot), which is another constraint's")
+      }
+      if !bounds.contains(bound.variable) {
+        problems.append("c\(index) bounds v\(bound.variable), which is not bounded")
+      }
+      if inner.contains(bound.id) {
+        problems.append("c\(index) is both a bound and in the tableau")
+      }
+    }
+    if liveBounds != bounds.liveCount {
+      problems.append("\(liveBounds) bounds placed, counted \(bounds.liveCount)")
+    }
+    for variable in bounds.isBounded.indices where bounds.isBounded[variable] {
+      if mentioned.contains(Int32(variable)) {
+        problems.append("v\(variable) is bounded but mentioned by the tableau")
+      }
+      if determined.step(determining: Int32(variable)) != nil {
+        problems.append("v\(variable) is both bounded and determined")
+      }
+      var scratch: [VariableBounds.Key] = []
+      let optimum = bounds.optimum(of: Int32(variable), scratch: &scratch)
+      if batchDepth == 0 && optimum.bitPattern != state.values[variable].bitPattern {
+        problems.append("v\(variable) reads \(state.values[variable]), its bounds say \(optimum)")
+      }
+    }
     if batchDepth == 0 {
-      for index in state.values.indices where determined.step(determining: Int32(index)) == nil {
+      for index in state.values.indices
+      where determined.step(determining: Int32(index)) == nil && !bounds.contains(Int32(index)) {
         let expected = inner.value(of: Variable(index))
         if expected != state.values[index] && !(expected.isNaN && state.values[index].isNaN) {
           problems.append("v\(index) reads \(state.values[index]), the tableau says \(expected)")

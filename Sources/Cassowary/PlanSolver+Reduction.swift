@@ -1,4 +1,3 @@
-
 extension PlanSolver {
   // MARK: - Reducing optional constraints at a build
 
@@ -133,21 +132,18 @@ extension PlanSolver {
       setPlace(row.id, .notDetermined)
     }
     try promote(determined.closure(of: feeding))
+    try unbind(boundedVariables(mentionedBy: batch))
     try inner.add(batch, leading: [])
   }
 
   /// Runs `body` after giving the reduced constraints back as written; if `body` throws, the
-  /// solver is as it was (a copy taken before: this path is rare, and O(size) anyway).
+  /// solver is as it was.
   mutating func withReducedConstraintsRestored(
     _ body: (inout PlanSolver) throws(SolverError) -> Void
   ) throws(SolverError) {
-    let saved = self
-    do throws(SolverError) {
-      try restoreReducedConstraints()
-      try body(&self)
-    } catch {
-      self = saved
-      throw error
+    try withSnapshot { solver throws(SolverError) in
+      try solver.restoreReducedConstraints()
+      try body(&solver)
     }
   }
 }

@@ -36,6 +36,11 @@ public struct PlanSolver: LayoutSolver {
   /// The optional constraints the sparse solver holds reduced: written out through determined
   /// blocks.
   var reduced = ReducedConstraints()
+  /// The free variables that only optional constraints over them alone hold, solved in closed
+  /// form.
+  var bounds = VariableBounds()
+  /// The narrowing's scratch list.
+  var boundScratch: [VariableBounds.Key] = []
   /// Whether an equality the reduced constraints were written out through changed or went:
   /// they go back as written before the values are next brought up to date.
   var restorePending = false
@@ -63,8 +68,24 @@ public struct PlanSolver: LayoutSolver {
     // What can be refused without the system is refused before anything is promoted.
     try Self.validate(constraint)
     if let existing = self.constraint(id) { throw .duplicateConstraint(id, existing) }
-    try withPromotion(of: constraint.expression.terms.lazy.map(\.variable.id)) {
-      solver throws(SolverError) in try solver.inner.add(id, constraint)
+    let variables = constraint.expression.terms.lazy.map(\.variable.id)
+    if bounds.boundedCount > 0 && variables.contains(where: bounds.contains) {
+      if addBound(id, constraint) {
+        settle()
+        return
+      }
+      // Its variables' bounds go to the sparse solver with it, and come back if it is refused.
+      try withSnapshot { solver throws(SolverError) in
+        try solver.unbind(variables)
+        try solver.withPromotion(of: variables) { solver throws(SolverError) in
+          try solver.inner.add(id, constraint)
+        }
+      }
+      settle()
+      return
+    }
+    try withPromotion(of: variables) { solver throws(SolverError) in
+      try solver.inner.add(id, constraint)
     }
     settle()
   }
@@ -82,7 +103,7 @@ public struct PlanSolver: LayoutSolver {
   }
 
   public mutating func add(_ batch: ConstraintBatch, leading: [Int]) throws(SolverError) {
-    if inner.core.constraintCount == 0 && determined.liveSteps == 0
+    if inner.core.constraintCount == 0 && determined.liveSteps == 0 && bounds.boundedCount == 0
       && batch.count >= Self.plannedBuildMinimum
     {
       if try buildPlanned(batch, leading: leading) { return }
@@ -91,6 +112,14 @@ public struct PlanSolver: LayoutSolver {
   }
 
   public mutating func remove(_ id: ConstraintID) throws(SolverError) {
+    if let slot = boundSlot(of: id) {
+      let variable = bounds.bounds[slot].variable
+      bounds.remove(slot)
+      setPlace(id, .notDetermined)
+      narrow(variable)
+      settle()
+      return
+    }
     guard let k = step(of: id) else {
       try inner.remove(id)
       if let row = reducedConstraint(of: id) { reduced.remove(row) }
@@ -121,11 +150,12 @@ public struct PlanSolver: LayoutSolver {
   }
 
   public func contains(_ id: ConstraintID) -> Bool {
-    step(of: id) != nil || inner.contains(id)
+    step(of: id) != nil || boundSlot(of: id) != nil || inner.contains(id)
   }
 
   public func constraint(_ id: ConstraintID) -> Constraint? {
     if let k = step(of: id) { return determined.constraint(ofStep: k) }
+    if let slot = boundSlot(of: id) { return constraint(ofBound: slot) }
     if let row = reducedConstraint(of: id), var held = inner.constraint(id) {
       held.expression = LinearExpression(
         Array(reduced.writtenTerms(row)), constant: reduced.rows[row].constant)
@@ -135,6 +165,13 @@ public struct PlanSolver: LayoutSolver {
   }
 
   public mutating func setConstant(_ id: ConstraintID, _ constant: Double) throws(SolverError) {
+    if let slot = boundSlot(of: id) {
+      guard constant.isFinite else { throw .nonFinite("the constant \(constant) for \(id)") }
+      bounds.bounds[slot].constant = constant
+      narrow(bounds.bounds[slot].variable)
+      settle()
+      return
+    }
     if let row = reducedConstraint(of: id) {
       guard constant.isFinite else { throw .nonFinite("the constant \(constant) for \(id)") }
       try inner.setConstant(id, constant + reduced.rows[row].offset)
@@ -156,6 +193,23 @@ public struct PlanSolver: LayoutSolver {
   }
 
   public mutating func setPriority(_ id: ConstraintID, _ priority: Priority) throws(SolverError) {
+    if let slot = boundSlot(of: id) {
+      guard priority.isValid else { throw .invalidPriority(priority) }
+      let variable = bounds.bounds[slot].variable
+      guard priority.isRequired else {
+        bounds.bounds[slot].priority = priority
+        narrow(variable)
+        settle()
+        return
+      }
+      // Required, it is the sparse solver's to refuse: the variable's bounds go there.
+      try withSnapshot { solver throws(SolverError) in
+        try solver.unbind(CollectionOfOne(variable))
+        try solver.inner.setPriority(id, priority)
+      }
+      settle()
+      return
+    }
     if reducedConstraint(of: id) != nil && priority.isRequired {
       // A required constraint is refused, and conflicts are named, as written: the equalities
       // it was written out through are not in the tableau to be named.
@@ -191,10 +245,15 @@ public struct PlanSolver: LayoutSolver {
     // its deferred work before it reads the value an edit starts at.
     if batchDepth > 0 { synchronize() }
     let start = value(of: variable)
-    try withPromotion(of: CollectionOfOne(variable.id)) { solver throws(SolverError) in
-      try solver.inner.addEditVariable(variable, priority: priority)
-      if solver.inner.value(of: variable) != start {
-        try solver.inner.suggestValue(variable, start)
+    try withSnapshot { solver throws(SolverError) in
+      if solver.bounds.contains(variable.id) {
+        try solver.unbind(CollectionOfOne(variable.id))
+      }
+      try solver.withPromotion(of: CollectionOfOne(variable.id)) { solver throws(SolverError) in
+        try solver.inner.addEditVariable(variable, priority: priority)
+        if solver.inner.value(of: variable) != start {
+          try solver.inner.suggestValue(variable, start)
+        }
       }
     }
     settle()
@@ -227,11 +286,12 @@ public struct PlanSolver: LayoutSolver {
 
   // MARK: - Values
 
-  /// A determined variable's value is a load; the others are the sparse solver's.
+  /// A determined or bounded variable's value is a load; the others are the sparse solver's.
   ///
-  /// - Complexity: O(1) for a determined variable; the sparse solver's read for the others.
+  /// - Complexity: O(1) for a determined or bounded variable; the sparse solver's read for the
+  ///   others.
   public func value(of variable: Variable) -> Double {
-    if determined.step(determining: variable.id) != nil {
+    if determined.step(determining: variable.id) != nil || bounds.contains(variable.id) {
       return state.values[Int(variable.id)]
     }
     return inner.value(of: variable)
@@ -263,13 +323,14 @@ public struct PlanSolver: LayoutSolver {
 
   public var statistics: SolverStatistics {
     var figures = inner.statistics
-    figures.constraints += determined.liveSteps
-    figures.variables += determined.liveSteps
+    figures.constraints += determined.liveSteps + bounds.liveCount
+    figures.variables += determined.liveSteps + bounds.boundedCount
     figures.bookkeepingBytes +=
       determined.bytes + state.values.capacity * 8 + state.reported.capacity * 8
       + state.isDirty.capacity
       + state.dirty.capacity * 4 + state.isQueued.capacity + state.queue.capacity * 4
-      + places.capacity * MemoryLayout<ConstraintPlace>.stride + reduced.bytes
+      + places.capacity * MemoryLayout<ConstraintPlace>.stride + reduced.bytes + bounds.bytes
+      + boundScratch.capacity * MemoryLayout<VariableBounds.Key>.stride
     return figures
   }
 
@@ -278,6 +339,12 @@ public struct PlanSolver: LayoutSolver {
   ///
   /// - Complexity: O(1).
   public var reducedConstraintCount: Int { reduced.liveCount }
+
+  /// How many free variables are bounded: held only by optional constraints over them alone,
+  /// and solved in closed form rather than in the tableau.
+  ///
+  /// - Complexity: O(1).
+  public var boundedVariableCount: Int { bounds.boundedCount }
 
   /// The sparse solver's tableau, then the determined steps (each constraint's id, the variable
   /// it determines and its constant, block by block in evaluation order), for tests and
@@ -304,6 +371,14 @@ public struct PlanSolver: LayoutSolver {
     let index = Int(id.rawValue)
     guard index < places.count else { return nil }
     return places[index].step
+  }
+
+  /// The slot of constraint `id` among the bounds, if it is one.
+  @inline(__always)
+  func boundSlot(of id: ConstraintID) -> Int? {
+    let index = Int(id.rawValue)
+    guard index < places.count else { return nil }
+    return places[index].bound
   }
 
   /// The reduced constraint of constraint `id`, if it is one.
@@ -361,7 +436,8 @@ public struct PlanSolver: LayoutSolver {
     }
     // Emptied, the solver gives its tables back, as the sparse solver does.
     if inner.core.constraintCount == 0 && inner.core.edits.isEmpty && determined.liveSteps == 0
-      && batchDepth == 0 && (state.values.capacity > 0 || places.capacity > 0)
+      && bounds.liveCount == 0 && batchDepth == 0
+      && (state.values.capacity > 0 || places.capacity > 0)
     {
       self = PlanSolver()
     }
@@ -403,19 +479,23 @@ public struct PlanSolver: LayoutSolver {
 /// and which (anything else is the sparse solver's to know: whether it holds the constraint as
 /// written, or nobody does).
 struct ConstraintPlace: Equatable {
-  /// The step; -1 for neither; -2 - *i* for reduced constraint *i*.
+  /// The step; -1 for none of them; -2 - 2*i* for reduced constraint *i*; -3 - 2*i* for the
+  /// bound in slot *i*.
   private var raw: Int32
 
   static let notDetermined = ConstraintPlace(raw: -1)
   static func step(_ k: Int) -> ConstraintPlace { ConstraintPlace(raw: Int32(k)) }
   static func reduced(_ index: Int) -> ConstraintPlace {
-    ConstraintPlace(raw: -2 - Int32(index))
+    ConstraintPlace(raw: -2 - 2 * Int32(index))
   }
+  static func bound(_ slot: Int) -> ConstraintPlace { ConstraintPlace(raw: -3 - 2 * Int32(slot)) }
 
   /// The determined step, if the constraint is one.
   var step: Int? { raw >= 0 ? Int(raw) : nil }
   /// The reduced constraint, if the constraint is one.
-  var reducedConstraint: Int? { raw <= -2 ? Int(-2 - raw) : nil }
+  var reducedConstraint: Int? { raw <= -2 && raw % 2 == 0 ? Int((-2 - raw) / 2) : nil }
+  /// The bound's slot, if the constraint is one.
+  var bound: Int? { raw <= -3 && raw % 2 != 0 ? Int((-3 - raw) / 2) : nil }
 }
 
 extension SolverStrategy {

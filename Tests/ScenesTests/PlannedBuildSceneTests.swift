@@ -68,10 +68,14 @@ struct PlannedBuildSceneTests {
     let optional = rows.filter { !$0.1.priority.isRequired }.count
     switch kind {
     case .form:
-      // Only the optional constraints, one row each, and the objective's levels: no equality.
+      // Every view's height is bounded (two size preferences over the height alone); the
+      // widths' size preferences are reduced onto the shared field width and the root's. The
+      // tableau holds those rows and the objective's levels, and no equality.
+      #expect(plan.boundedVariableCount == 200)
       #expect(plan.reducedConstraintCount > optional / 3)
       #expect(
-        plan.statistics.rows <= optional + plan.statistics.priorityLevels, "\(plan.statistics)")
+        plan.statistics.rows <= optional - 2 * 200 + plan.statistics.priorityLevels,
+        "\(plan.statistics)")
     case .dynamicForm:
       // Its required inequalities take the blocks they reach to the tableau, as written.
       #expect(plan.reducedConstraintCount > optional / 3)

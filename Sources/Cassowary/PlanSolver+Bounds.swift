@@ -1,0 +1,106 @@
+extension PlanSolver {
+  // MARK: - Bounded variables
+
+  /// Sets bounded `variable` to the optimum of its bounds; the blocks that read it follow.
+  ///
+  /// - Complexity: O(*k* log *k*) for its *k* bounds.
+  mutating func narrow(_ variable: Int32) {
+    let value = bounds.optimum(of: variable, scratch: &boundScratch)
+    state.set(variable, value, readers: determined)
+  }
+
+  /// The constraint of the bound in `slot`, as written.
+  func constraint(ofBound slot: Int) -> Constraint {
+    let bound = bounds.bounds[slot]
+    return Constraint(
+      LinearExpression(
+        [Term(Variable(id: bound.variable), bound.coefficient)], constant: bound.constant),
+      bound.relation, priority: bound.priority, label: bounds.labels[bound.id])
+  }
+
+  /// Adds `constraint` as a bound if it is one: optional, one term as written, over a bounded
+  /// variable. False, with nothing done, otherwise.
+  ///
+  /// - Complexity: O(*k* log *k*) for the variable's *k* bounds.
+  mutating func addBound(_ id: ConstraintID, _ constraint: Constraint) -> Bool {
+    let terms = constraint.expression.terms
+    guard !constraint.priority.isRequired, terms.count == 1, terms[0].coefficient != 0,
+      bounds.contains(terms[0].variable.id)
+    else { return false }
+    let variable = terms[0].variable.id
+    let slot = bounds.insert(
+      VariableBounds.Bound(
+        id: id, variable: variable, coefficient: terms[0].coefficient,
+        constant: constraint.expression.constant, relation: constraint.relation,
+        priority: constraint.priority))
+    if let label = constraint.label { bounds.labels[id] = label }
+    setPlace(id, .bound(slot))
+    narrow(variable)
+    return true
+  }
+
+  /// Gives the bounds of `variables` (those that are bounded) to the sparse solver as written:
+  /// something else is about to mention them.
+  ///
+  /// - Complexity: O(their bounds), plus the sparse solver's adds.
+  mutating func unbind(_ variables: some Sequence<Int32>) throws(SolverError) {
+    var batch = ConstraintBatch()
+    for variable in variables where bounds.contains(variable) {
+      for (bound, label) in bounds.unbind(variable) {
+        batch.entries.append(
+          ConstraintBatch.Entry(
+            id: bound.id, termStart: Int32(batch.terms.count), termCount: 1,
+            constant: bound.constant, relation: bound.relation, priority: bound.priority))
+        batch.terms.append(Term(Variable(id: variable), bound.coefficient))
+        if let label { batch.labels.append((bound.id, label)) }
+        setPlace(bound.id, .notDetermined)
+      }
+      // The sparse solver did not report it: it is read from it.
+      promotedVariables.append(variable)
+    }
+    guard !batch.entries.isEmpty else { return }
+    try inner.add(batch, leading: [])
+  }
+
+  /// The bounded variables among those `batch`'s constraints mention, each once.
+  func boundedVariables(mentionedBy batch: ConstraintBatch) -> [Int32] {
+    guard bounds.boundedCount > 0 else { return [] }
+    var found: [Int32] = []
+    for entry in batch.entries {
+      for index in Int(entry.termStart)..<Int(entry.termStart + entry.termCount) {
+        let variable = batch.terms[index].variable.id
+        if bounds.contains(variable) && !found.contains(variable) { found.append(variable) }
+      }
+    }
+    return found
+  }
+
+  /// The bounded variables among those the equalities of `closure`'s blocks mention.
+  func boundedVariables(mentionedByBlocks closure: [Int32]) -> [Int32] {
+    guard bounds.boundedCount > 0 else { return [] }
+    var found: [Int32] = []
+    for block in closure {
+      for k in determined.plan.steps(ofBlock: Int(block)) {
+        for index in Int(determined.termStarts[k])..<Int(determined.termStarts[k + 1]) {
+          let variable = determined.terms[index].variable.id
+          if bounds.contains(variable) && !found.contains(variable) { found.append(variable) }
+        }
+      }
+    }
+    return found
+  }
+
+  /// Runs `body`; if it throws, the solver is as it was (a copy taken before: for the rare
+  /// operations that give bounds or reduced constraints back, which are O(size) anyway).
+  mutating func withSnapshot(
+    _ body: (inout PlanSolver) throws(SolverError) -> Void
+  ) throws(SolverError) {
+    let saved = self
+    do throws(SolverError) {
+      try body(&self)
+    } catch {
+      self = saved
+      throw error
+    }
+  }
+}

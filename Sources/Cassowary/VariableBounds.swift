@@ -1,0 +1,245 @@
+/// Free variables of a ``PlanSolver`` that only optional constraints over them alone hold
+/// (a label's height between its hugging and its compression resistance), each solved in closed
+/// form rather than in the tableau: its value is the lexicographic optimum of its *bounds*,
+/// found by narrowing an interval level by level (``optimum(of:)``).
+///
+/// A bound is `coefficient × variable + constant` related to 0 at an optional priority, with
+/// the sparse solver's error: the amount by which it is violated, summed within a priority
+/// level, levels compared in order. A variable is *bounded* from a build until something else
+/// mentions it (a constraint over it and another variable, a required one, an edit, a promoted
+/// equality): its bounds then go to the sparse solver as written (``PlanSolver/unbind(_:)``).
+///
+/// Each variable's bounds are a list through ``next``; removed slots are reused, so the table
+/// returns to its size when what was added is removed.
+struct VariableBounds {
+  /// One bound.
+  struct Bound {
+    var id: ConstraintID
+    var variable: Int32
+    var coefficient: Double
+    var constant: Double
+    var relation: Relation
+    var priority: Priority
+  }
+
+  /// The bounds by slot; a free slot's contents are stale.
+  var bounds: [Bound] = []
+  /// The next bound of the same variable (or, for a free slot, the next free slot); -1 ends.
+  var next: [Int32] = []
+  /// The first free slot, or -1.
+  var firstFree: Int32 = -1
+  /// Each variable's first bound (-1 for none), by variable id.
+  var first: [Int32] = []
+  /// Whether each variable is bounded, by variable id.
+  var isBounded: [Bool] = []
+  /// The labels of the bounds that have one.
+  var labels: [ConstraintID: String] = [:]
+  /// How many bounds are live, and how many variables are bounded.
+  private(set) var liveCount = 0
+  private(set) var boundedCount = 0
+
+  /// No bounds.
+  init() {}
+
+  /// Whether `variable` is bounded.
+  ///
+  /// - Complexity: O(1).
+  @inline(__always)
+  func contains(_ variable: Int32) -> Bool {
+    Int(variable) < isBounded.count && isBounded[Int(variable)]
+  }
+
+  /// Marks `variable` bounded, with no bounds yet.
+  mutating func bind(_ variable: Int32) {
+    let v = Int(variable)
+    if v >= isBounded.count {
+      isBounded.append(contentsOf: repeatElement(false, count: v + 1 - isBounded.count))
+      first.append(contentsOf: repeatElement(-1, count: v + 1 - first.count))
+    }
+    guard !isBounded[v] else { return }
+    isBounded[v] = true
+    boundedCount += 1
+  }
+
+  /// Adds `bound` to its variable's list; returns its slot.
+  ///
+  /// - Precondition: its variable is bounded.
+  /// - Complexity: O(1) amortized.
+  mutating func insert(_ bound: Bound) -> Int {
+    let slot: Int
+    if firstFree >= 0 {
+      slot = Int(firstFree)
+      firstFree = next[slot]
+      bounds[slot] = bound
+    } else {
+      slot = bounds.count
+      bounds.append(bound)
+      next.append(-1)
+    }
+    next[slot] = first[Int(bound.variable)]
+    first[Int(bound.variable)] = Int32(slot)
+    liveCount += 1
+    return slot
+  }
+
+  /// Removes the bound in `slot` from its variable's list and frees the slot.
+  ///
+  /// - Complexity: O(bounds of its variable).
+  mutating func remove(_ slot: Int) {
+    let variable = Int(bounds[slot].variable)
+    if first[variable] == Int32(slot) {
+      first[variable] = next[slot]
+    } else {
+      var previous = Int(first[variable])
+      while next[previous] != Int32(slot) { previous = Int(next[previous]) }
+      next[previous] = next[slot]
+    }
+    labels[bounds[slot].id] = nil
+    next[slot] = firstFree
+    firstFree = Int32(slot)
+    liveCount -= 1
+  }
+
+  /// Marks `variable` no longer bounded, its bounds removed; returns them, with their labels.
+  ///
+  /// - Complexity: O(bounds of the variable).
+  mutating func unbind(_ variable: Int32) -> [(bound: Bound, label: String?)] {
+    var removed: [(bound: Bound, label: String?)] = []
+    var slot = first[Int(variable)]
+    while slot >= 0 {
+      let bound = bounds[Int(slot)]
+      removed.append((bound, labels[bound.id]))
+      let following = next[Int(slot)]
+      remove(Int(slot))
+      slot = following
+    }
+    isBounded[Int(variable)] = false
+    boundedCount -= 1
+    return removed
+  }
+
+  /// The slots of `variable`'s bounds.
+  func slots(of variable: Int32) -> [Int] {
+    var slots: [Int] = []
+    var slot = first[Int(variable)]
+    while slot >= 0 {
+      slots.append(Int(slot))
+      slot = next[Int(slot)]
+    }
+    return slots
+  }
+
+  /// Bytes held by the tables.
+  var bytes: Int {
+    bounds.capacity * MemoryLayout<Bound>.stride + next.capacity * 4 + first.capacity * 4
+      + isBounded.capacity
+  }
+
+  // MARK: - Narrowing
+
+  /// The value of bounded `variable`: the lexicographic optimum of its bounds. Level after
+  /// level, highest first, the interval of values still optimal narrows to the minimizers of
+  /// the level's error (a convex, piecewise-linear function: its slope rises by each bound's
+  /// |coefficient| at the bound's breakpoint, twice for an equality), within the interval.
+  /// Where the last interval holds more than one value, the one nearest 0 is taken, as a
+  /// variable nothing decides reads 0.
+  ///
+  /// - Complexity: O(*k* log *k*) for *k* bounds of the variable; `scratch` keeps its
+  ///   capacity between calls, so nothing is allocated once it has grown.
+  func optimum(of variable: Int32, scratch order: inout [Key]) -> Double {
+    var low = -Double.infinity
+    var high = Double.infinity
+    order.removeAll(keepingCapacity: true)
+    var slot = first[Int(variable)]
+    while slot >= 0 {
+      let bound = bounds[Int(slot)]
+      order.append(
+        Key(
+          priority: bound.priority.rawValue, breakpoint: -bound.constant / bound.coefficient,
+          slot: slot))
+      slot = next[Int(slot)]
+    }
+    // Highest priority first; within a level, by breakpoint. A variable has a few bounds:
+    // insertion sort, with no comparator to call.
+    if order.count <= 16 {
+      for i in order.indices.dropFirst() {
+        let key = order[i]
+        var j = i
+        while j > 0 && key.precedes(order[j - 1]) {
+          order[j] = order[j - 1]
+          j -= 1
+        }
+        order[j] = key
+      }
+    } else {
+      order.sort { $0.precedes($1) }
+    }
+    var start = 0
+    while start < order.count {
+      let priority = order[start].priority
+      var end = start + 1
+      while end < order.count && order[end].priority == priority { end += 1 }
+      (low, high) = minimizers(order[start..<end], within: low, high)
+      start = end
+    }
+    return min(max(0, low), high)
+  }
+
+  /// A bound's place in the narrowing's order.
+  struct Key {
+    var priority: Float
+    var breakpoint: Double
+    var slot: Int32
+
+    @inline(__always)
+    func precedes(_ other: Key) -> Bool {
+      priority != other.priority ? priority > other.priority : breakpoint < other.breakpoint
+    }
+  }
+
+  /// The values within `low...high` that minimize the summed error of `level` (bounds of one
+  /// priority, by breakpoint).
+  private func minimizers(
+    _ level: ArraySlice<Key>, within low: Double, _ high: Double
+  ) -> (Double, Double) {
+    // The slope far to the left, and where it rises.
+    var slope = 0.0
+    var scale = 0.0
+    for key in level {
+      let bound = bounds[Int(key.slot)]
+      let a = bound.coefficient
+      scale += abs(a)
+      switch bound.relation {
+      case .equal: slope -= abs(a)
+      case .lessThanOrEqual: if a < 0 { slope += a }
+      case .greaterThanOrEqual: if a > 0 { slope -= a }
+      }
+    }
+    let tolerance = 1e-9 * max(scale, 1e-3)
+    // The argmin over the line: from the first breakpoint where the slope stops being
+    // negative, to the first where it becomes positive.
+    var from = -Double.infinity
+    var to = Double.infinity
+    var foundFrom = slope >= -tolerance
+    if slope > tolerance { to = -Double.infinity }
+    var positive = slope > tolerance
+    for key in level where !positive {
+      let bound = bounds[Int(key.slot)]
+      let breakpoint = key.breakpoint
+      slope += bound.relation == .equal ? 2 * abs(bound.coefficient) : abs(bound.coefficient)
+      if !foundFrom && slope >= -tolerance {
+        foundFrom = true
+        from = breakpoint
+      }
+      if slope > tolerance {
+        positive = true
+        to = breakpoint
+      }
+    }
+    // Within the interval: the argmin where they meet, else the end nearer it (the error
+    // rises away from the argmin on either side).
+    if to < low { return (low, low) }
+    if from > high { return (high, high) }
+    return (max(from, low), min(to, high))
+  }
+}
