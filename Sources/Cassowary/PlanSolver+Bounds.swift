@@ -1,17 +1,35 @@
 extension PlanSolver {
   // MARK: - Bounded variables
 
-  /// Sets bounded `variable` to the optimum of its bounds; the blocks that read it follow.
+  /// Marks bounded `variable` to be narrowed again before the values are next brought up to
+  /// date (once however many of its bounds changed in a batch).
   ///
-  /// - Complexity: O(*k* log *k*) for its *k* bounds.
+  /// - Complexity: O(1).
   mutating func narrow(_ variable: Int32) {
-    let value = bounds.optimum(of: variable, scratch: &boundScratch)
-    state.set(variable, value, readers: determined)
+    bounds.markStale(variable)
+  }
+
+  /// Sets each bounded variable whose bounds changed to the optimum of its bounds; the blocks
+  /// that read it follow.
+  ///
+  /// - Complexity: O(*k* log *k*) for *k* bounds of each.
+  mutating func narrowStaleBounds() {
+    guard !bounds.stale.isEmpty else { return }
+    for variable in bounds.takeStale() where bounds.contains(variable) {
+      let value = bounds.optimum(of: variable, scratch: &boundScratch)
+      state.set(variable, value, readers: determined)
+    }
   }
 
   /// The constraint of the bound in `slot`, as written.
   func constraint(ofBound slot: Int) -> Constraint {
     let bound = bounds.bounds[slot]
+    if bound.reduced >= 0 {
+      let row = Int(bound.reduced)
+      return Constraint(
+        LinearExpression(Array(reduced.writtenTerms(row)), constant: reduced.rows[row].constant),
+        bound.relation, priority: bound.priority, label: bounds.labels[bound.id])
+    }
     return Constraint(
       LinearExpression(
         [Term(Variable(id: bound.variable), bound.coefficient)], constant: bound.constant),
@@ -53,7 +71,13 @@ extension PlanSolver {
             constant: bound.constant, relation: bound.relation, priority: bound.priority))
         batch.terms.append(Term(Variable(id: variable), bound.coefficient))
         if let label { batch.labels.append((bound.id, label)) }
-        setPlace(bound.id, .notDetermined)
+        if bound.reduced >= 0 {
+          // It goes as reduced, and stays one.
+          reduced.rows[Int(bound.reduced)].boundSlot = -1
+          setPlace(bound.id, .reduced(Int(bound.reduced)))
+        } else {
+          setPlace(bound.id, .notDetermined)
+        }
       }
       // The sparse solver did not report it: it is read from it.
       promotedVariables.append(variable)

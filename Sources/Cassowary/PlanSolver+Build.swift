@@ -151,7 +151,7 @@ extension PlanSolver {
       newIndex[index] = Int32(rest.entries.count)
       rest.entries.append(entry)
     }
-    for written in reduction.entries {
+    for written in reduction.entries where !isBound[Int(written.index)] {
       let position = Int(newIndex[Int(written.index)])
       rest.entries[position].termStart = reducedTermStart + written.termStart
       rest.entries[position].termCount = written.termCount
@@ -196,6 +196,10 @@ extension PlanSolver {
     for k in 0..<plan.determinedCount where determined.isActive[Int(blockOfStep[k])] {
       setPlace(ids[k], .step(k))
     }
+    if !boundedVariables.isEmpty {
+      for variable in boundedVariables { bounds.bind(variable) }
+      bounds.labels = boundLabels
+    }
     if !reduction.entries.isEmpty {
       var rows = ReducedConstraints()
       rows.rows.reserveCapacity(reduction.entries.count)
@@ -205,22 +209,32 @@ extension PlanSolver {
           entry.id,
           written: batch.terms[Int(entry.termStart)..<Int(entry.termStart + entry.termCount)],
           constant: entry.constant, offset: written.constant - entry.constant)
-        setPlace(entry.id, .reduced(row))
+        if isBound[Int(written.index)] {
+          let term = reduction.terms[Int(written.termStart)]
+          let slot = bounds.insert(
+            VariableBounds.Bound(
+              id: entry.id, variable: term.variable.id, coefficient: term.coefficient,
+              constant: written.constant, relation: entry.relation, priority: entry.priority,
+              reduced: Int32(row)))
+          rows.rows[row].boundSlot = Int32(slot)
+          setPlace(entry.id, .bound(slot))
+        } else {
+          setPlace(entry.id, .reduced(row))
+        }
       }
       rows.isFeeding = reduction.isFeeding
       reduced = rows
     }
-    if !boundedVariables.isEmpty {
-      for variable in boundedVariables { bounds.bind(variable) }
-      for (index, entry) in batch.entries.enumerated() where isBound[index] {
-        let term = batch.terms[Int(entry.termStart)]
-        let slot = bounds.insert(
-          VariableBounds.Bound(
-            id: entry.id, variable: term.variable.id, coefficient: term.coefficient,
-            constant: entry.constant, relation: entry.relation, priority: entry.priority))
-        setPlace(entry.id, .bound(slot))
-      }
-      bounds.labels = boundLabels
+    for (index, entry) in batch.entries.enumerated() where isBound[index] {
+      guard entry.termCount == 1 && step(of: entry.id) == nil && boundSlot(of: entry.id) == nil
+      else { continue }
+      // As written (a reduced one is placed above).
+      let term = batch.terms[Int(entry.termStart)]
+      let slot = bounds.insert(
+        VariableBounds.Bound(
+          id: entry.id, variable: term.variable.id, coefficient: term.coefficient,
+          constant: entry.constant, relation: entry.relation, priority: entry.priority))
+      setPlace(entry.id, .bound(slot))
     }
     state.reserve(variables: variableCount, blocks: plan.blockCount)
     for variable in boundedVariables { narrow(variable) }
@@ -231,43 +245,55 @@ extension PlanSolver {
 
   /// The entries of a build's `batch` that are bounds, and the variables they bound: free
   /// variables that, of what goes to the sparse solver, only optional constraints of one term
-  /// as written mention (and no edit): solved in closed form, out of the tableau.
+  /// mention (as written, or reduced to one term), and no edit: solved in closed form, out of
+  /// the tableau.
   ///
   /// - Complexity: O(terms of the batch and of the reduction).
   func boundEntries(
     of batch: ConstraintBatch, determined isDetermined: [Bool], reduction: Reduction,
     variableCount: Int
   ) -> (isBound: [Bool], variables: [Int32]) {
-    var isReduced = [Bool](repeating: false, count: batch.count)
-    var isBoundable = [Bool](repeating: true, count: variableCount)
-    for written in reduction.entries {
-      isReduced[Int(written.index)] = true
-      for index in Int(written.termStart)..<Int(written.termStart + written.termCount) {
-        isBoundable[Int(reduction.terms[index].variable.id)] = false
-      }
+    // Where each reduced entry's reduction is, by entry (-1 for none).
+    var reducedOf = [Int32](repeating: -1, count: batch.count)
+    for (position, written) in reduction.entries.enumerated() {
+      reducedOf[Int(written.index)] = Int32(position)
     }
-    for (variable, _) in inner.core.edits { isBoundable[Int(variable)] = false }
-    func isBoundShaped(_ index: Int) -> Bool {
+    func term(_ index: Int) -> Term? {
       let entry = batch.entries[index]
-      return !isReduced[index] && entry.termCount == 1 && !entry.priority.isRequired
-        && batch.terms[Int(entry.termStart)].coefficient != 0
+      guard !entry.priority.isRequired else { return nil }
+      if reducedOf[index] >= 0 {
+        let written = reduction.entries[Int(reducedOf[index])]
+        guard written.termCount == 1 else { return nil }
+        return reduction.terms[Int(written.termStart)]
+      }
+      guard entry.termCount == 1 else { return nil }
+      return batch.terms[Int(entry.termStart)]
     }
-    for (index, entry) in batch.entries.enumerated()
-    where !isDetermined[index] && !isReduced[index] && !isBoundShaped(index) {
-      for position in Int(entry.termStart)..<Int(entry.termStart + entry.termCount) {
-        isBoundable[Int(batch.terms[position].variable.id)] = false
+    var isBoundable = [Bool](repeating: true, count: variableCount)
+    for (variable, _) in inner.core.edits { isBoundable[Int(variable)] = false }
+    for (index, entry) in batch.entries.enumerated() where !isDetermined[index] {
+      if let term = term(index), term.coefficient != 0 { continue }
+      if reducedOf[index] >= 0 {
+        let written = reduction.entries[Int(reducedOf[index])]
+        for position in Int(written.termStart)..<Int(written.termStart + written.termCount) {
+          isBoundable[Int(reduction.terms[position].variable.id)] = false
+        }
+      } else {
+        for position in Int(entry.termStart)..<Int(entry.termStart + entry.termCount) {
+          isBoundable[Int(batch.terms[position].variable.id)] = false
+        }
       }
     }
     var isBound = [Bool](repeating: false, count: batch.count)
     var isBounded = [Bool](repeating: false, count: variableCount)
     var variables: [Int32] = []
-    for index in batch.entries.indices where !isDetermined[index] && isBoundShaped(index) {
-      let variable = batch.terms[Int(batch.entries[index].termStart)].variable.id
-      guard isBoundable[Int(variable)] else { continue }
+    for index in batch.entries.indices where !isDetermined[index] {
+      guard let term = term(index), term.coefficient != 0, isBoundable[Int(term.variable.id)]
+      else { continue }
       isBound[index] = true
-      if !isBounded[Int(variable)] {
-        isBounded[Int(variable)] = true
-        variables.append(variable)
+      if !isBounded[Int(term.variable.id)] {
+        isBounded[Int(term.variable.id)] = true
+        variables.append(term.variable.id)
       }
     }
     return (isBound, variables)
@@ -452,6 +478,16 @@ extension PlanSolver {
     for index in places.indices {
       if let slot = places[index].bound {
         let bound = bounds.bounds[slot]
+        if bound.reduced >= 0 {
+          // As written, not as reduced.
+          let written = reduced.rows[Int(bound.reduced)]
+          entries.append(
+            ConstraintBatch.Entry(
+              id: ConstraintID(Int32(index)), termStart: writtenOffset + written.termStart,
+              termCount: written.termCount, constant: written.constant,
+              relation: bound.relation, priority: bound.priority))
+          continue
+        }
         entries.append(
           ConstraintBatch.Entry(
             id: ConstraintID(Int32(index)), termStart: Int32(batch.terms.count), termCount: 1,

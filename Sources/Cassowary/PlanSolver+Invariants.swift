@@ -61,10 +61,22 @@ extension PlanSolver {
     }
     for (row, written) in reduced.rows.enumerated() where written.isLive {
       let id = written.id
-      if reducedConstraint(of: id) != row {
+      if written.boundSlot < 0 && reducedConstraint(of: id) != row {
         problems.append("\(id) is reduced constraint \(row) but placed elsewhere")
       }
-      guard let held = inner.constraint(id) else {
+      let held: Constraint
+      if written.boundSlot >= 0 {
+        if boundSlot(of: id) != Int(written.boundSlot) {
+          problems.append("reduced \(id) is bound \(written.boundSlot) but placed elsewhere")
+        }
+        let bound = bounds.bounds[Int(written.boundSlot)]
+        held = Constraint(
+          LinearExpression(
+            [Term(Variable(id: bound.variable), bound.coefficient)], constant: bound.constant),
+          bound.relation)
+      } else if let inTableau = inner.constraint(id) {
+        held = inTableau
+      } else {
         problems.append("reduced \(id) is not in the tableau")
         continue
       }
@@ -130,6 +142,7 @@ extension PlanSolver {
         }
       }
       if !state.queue.isEmpty || needsEvaluation || !promotedVariables.isEmpty
+        || !bounds.stale.isEmpty
         || !determined.pendingBlocks.isEmpty
       {
         problems.append("values are not up to date outside a batch")

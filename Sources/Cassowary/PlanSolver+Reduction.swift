@@ -118,22 +118,95 @@ extension PlanSolver {
     batch.terms = rows.terms
     inner.beginBatch()
     defer { inner.endBatch() }
+    var narrowed = Set<Int32>()
     for row in rows.rows where row.isLive {
-      // The relation, priority and label are the sparse solver's; terms and constant as written.
-      guard let held = inner.constraint(row.id) else {
-        preconditionFailure("reduced constraint \(row.id) is not in the tableau")
+      // Terms and constant as written; the relation, priority and label are the bound's or the
+      // sparse solver's.
+      let relation: Relation
+      let priority: Priority
+      if row.boundSlot >= 0 {
+        let bound = bounds.bounds[Int(row.boundSlot)]
+        (relation, priority) = (bound.relation, bound.priority)
+        if let label = bounds.labels[row.id] { batch.labels.append((row.id, label)) }
+        bounds.remove(Int(row.boundSlot))
+        narrowed.insert(bound.variable)
+      } else {
+        guard let held = inner.constraint(row.id) else {
+          preconditionFailure("reduced constraint \(row.id) is not in the tableau")
+        }
+        (relation, priority) = (held.relation, held.priority)
+        if let label = held.label { batch.labels.append((row.id, label)) }
+        try inner.remove(row.id)
       }
       batch.entries.append(
         ConstraintBatch.Entry(
           id: row.id, termStart: row.termStart, termCount: row.termCount, constant: row.constant,
-          relation: held.relation, priority: held.priority))
-      if let label = held.label { batch.labels.append((row.id, label)) }
-      try inner.remove(row.id)
+          relation: relation, priority: priority))
       setPlace(row.id, .notDetermined)
     }
     try promote(determined.closure(of: feeding))
     try unbind(boundedVariables(mentionedBy: batch))
     try inner.add(batch, leading: [])
+    // What stays bounded of the variables that lost bounds.
+    for variable in narrowed.sorted() where bounds.contains(variable) { narrow(variable) }
+  }
+
+  /// Sets each reduced constraint's constant to what the equalities it was written out through
+  /// make it now, after one of their constants changed: the row as reduced must read, at values
+  /// where every equality holds, what the constraint as written reads. (The values hold them:
+  /// the plan was just evaluated.) A constant that moved only by rounding is left as it was.
+  ///
+  /// - Complexity: O(terms of the live reduced constraints), plus the sparse solver's constant
+  ///   changes and the narrowing of the bounds that moved.
+  mutating func updateReducedConstants() {
+    // Every constant is read at the same values first: changing one in the sparse solver
+    // moves its values.
+    var updates: [(row: Int, constant: Double)] = []
+    for row in reduced.rows.indices where reduced.rows[row].isLive {
+      let written = reduced.rows[row]
+      var asWritten = written.constant
+      for term in reduced.writtenTerms(row) {
+        asWritten += term.coefficient * value(of: term.variable)
+      }
+      let old: Double
+      var heldTerms = 0.0
+      if written.boundSlot >= 0 {
+        let bound = bounds.bounds[Int(written.boundSlot)]
+        old = bound.constant
+        heldTerms = bound.coefficient * state.values[Int(bound.variable)]
+      } else {
+        guard let record = inner.core.records[Int(written.id.rawValue)] else {
+          preconditionFailure("reduced constraint \(written.id) is not in the tableau")
+        }
+        old = record.constant
+        for index in Int(record.termStart)..<Int(record.termStart + record.termCount) {
+          let term = inner.core.termStore.terms[index]
+          heldTerms += term.coefficient * inner.value(of: term.variable)
+        }
+      }
+      let constant = asWritten - heldTerms
+      if abs(constant - old) > 1e-12 * max(1, abs(constant), abs(old)) {
+        updates.append((row, constant))
+      }
+    }
+    guard !updates.isEmpty else { return }
+    inner.beginBatch()
+    for (row, constant) in updates {
+      let written = reduced.rows[row]
+      reduced.rows[row].offset = constant - written.constant
+      if written.boundSlot >= 0 {
+        let slot = Int(written.boundSlot)
+        bounds.bounds[slot].constant = constant
+        narrow(bounds.bounds[slot].variable)
+      } else {
+        do throws(SolverError) {
+          try inner.setConstant(written.id, constant)
+        } catch {
+          preconditionFailure("a reduced constraint's constant could not change: \(error)")
+        }
+      }
+    }
+    inner.endBatch()
   }
 
   /// Runs `body` after giving the reduced constraints back as written; if `body` throws, the

@@ -11,15 +11,18 @@
 /// so that the blocks they reach stay determined. The blocks nothing takes (the
 /// ``DeterminedPart``) are then evaluated from the sparse solver's answer, block by block, each
 /// after the blocks it reads: a label's edges from the row above, a grid cell from its split.
-/// On the grid scenes that is the whole layout; on forms the tableau holds the size
-/// preferences, reduced, and no equality.
+/// Free variables that only optional one-term constraints hold (a view's height between its
+/// hugging and its compression resistance) are bounded: solved in closed form
+/// (``VariableBounds``). On the grid scenes the plan is the whole layout; on a form, the plan
+/// and the bounds are.
 ///
 /// Every later operation keeps that split. An operation that reaches a determined variable (a
 /// constraint that mentions it, an edit on it, removing or lowering a planned equality) first
 /// *promotes* the blocks it reaches, with the blocks they need, to the sparse solver; the rest
-/// stays determined; one that changes an equality a reduced constraint was written out through
-/// gives every reduced constraint back as written first. A change of values (a suggestion, a constant) is pushed down the readers
-/// of each changed variable, so only the blocks downstream are evaluated again. A planned
+/// stays determined; one that removes or promotes an equality a reduced constraint was written
+/// out through gives every reduced constraint back as written first (a constant change only
+/// moves their constants). A change of values (a suggestion, a constant) is pushed down the
+/// readers of each changed variable, so only the blocks downstream are evaluated again. A planned
 /// equality's constant changes in place and is never refused: its variable is fixed by it alone.
 /// ``solveFromScratch()`` plans the whole system again.
 ///
@@ -44,6 +47,9 @@ public struct PlanSolver: LayoutSolver {
   /// Whether an equality the reduced constraints were written out through changed or went:
   /// they go back as written before the values are next brought up to date.
   var restorePending = false
+  /// Whether the constant of an equality the reduced constraints were written out through
+  /// changed: their constants follow before the values are next brought up to date.
+  var offsetsStale = false
   /// The determined step or reduced constraint of each constraint that is one, by id.
   var places: [ConstraintPlace] = []
   /// The depth of nested batches.
@@ -114,6 +120,7 @@ public struct PlanSolver: LayoutSolver {
   public mutating func remove(_ id: ConstraintID) throws(SolverError) {
     if let slot = boundSlot(of: id) {
       let variable = bounds.bounds[slot].variable
+      if bounds.bounds[slot].reduced >= 0 { reduced.remove(Int(bounds.bounds[slot].reduced)) }
       bounds.remove(slot)
       setPlace(id, .notDetermined)
       narrow(variable)
@@ -167,7 +174,13 @@ public struct PlanSolver: LayoutSolver {
   public mutating func setConstant(_ id: ConstraintID, _ constant: Double) throws(SolverError) {
     if let slot = boundSlot(of: id) {
       guard constant.isFinite else { throw .nonFinite("the constant \(constant) for \(id)") }
-      bounds.bounds[slot].constant = constant
+      let row = Int(bounds.bounds[slot].reduced)
+      if row >= 0 {
+        bounds.bounds[slot].constant = constant + reduced.rows[row].offset
+        reduced.rows[row].constant = constant
+      } else {
+        bounds.bounds[slot].constant = constant
+      }
       narrow(bounds.bounds[slot].variable)
       settle()
       return
@@ -185,8 +198,8 @@ public struct PlanSolver: LayoutSolver {
       return
     }
     guard constant.isFinite else { throw .nonFinite("the constant \(constant) for \(id)") }
-    // Rows written out through this equality go back as written when the batch ends.
-    if reduced.feedsAny(CollectionOfOne(determined.blockOfStep[k])) { restorePending = true }
+    // The constants of the rows written out through this equality follow when the batch ends.
+    if reduced.feedsAny(CollectionOfOne(determined.blockOfStep[k])) { offsetsStale = true }
     determined.plan.constants[k] = constant
     state.enqueue(determined.blockOfStep[k])
     settle()
@@ -200,6 +213,13 @@ public struct PlanSolver: LayoutSolver {
         bounds.bounds[slot].priority = priority
         narrow(variable)
         settle()
+        return
+      }
+      if bounds.bounds[slot].reduced >= 0 {
+        // Refused or not, as written: the reduced constraints go back first.
+        try withReducedConstraintsRestored { solver throws(SolverError) in
+          try solver.setPriority(id, priority)
+        }
         return
       }
       // Required, it is the sparse solver's to refuse: the variable's bounds go there.
@@ -418,6 +438,25 @@ public struct PlanSolver: LayoutSolver {
       }
     }
     settleRemovals()
+    bringValuesUpToDate()
+    if offsetsStale {
+      offsetsStale = false
+      updateReducedConstants()
+      bringValuesUpToDate()
+    }
+    // Emptied, the solver gives its tables back, as the sparse solver does.
+    if inner.core.constraintCount == 0 && inner.core.edits.isEmpty && determined.liveSteps == 0
+      && bounds.liveCount == 0 && batchDepth == 0
+      && (state.values.capacity > 0 || places.capacity > 0)
+    {
+      self = PlanSolver()
+    }
+  }
+
+  /// Reads the sparse solver's changes and evaluates the determined blocks they reach (every
+  /// one after a build).
+  mutating func bringValuesUpToDate() {
+    narrowStaleBounds()
     var changes = reportedChanges
     reportedChanges = []
     changes.removeAll(keepingCapacity: true)
@@ -433,13 +472,6 @@ public struct PlanSolver: LayoutSolver {
       state.evaluateAll(determined)
     } else {
       state.propagate(determined)
-    }
-    // Emptied, the solver gives its tables back, as the sparse solver does.
-    if inner.core.constraintCount == 0 && inner.core.edits.isEmpty && determined.liveSteps == 0
-      && bounds.liveCount == 0 && batchDepth == 0
-      && (state.values.capacity > 0 || places.capacity > 0)
-    {
-      self = PlanSolver()
     }
   }
 

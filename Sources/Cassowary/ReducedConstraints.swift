@@ -5,10 +5,13 @@
 /// A reduced constraint is the constraint as written plus a combination of required
 /// equalities, so wherever those hold (and they always do) it has the same error, and the
 /// lexicographic optimum is the same. It stays so while every equality it was written out
-/// through stays as it is: the blocks that feed a reduction (``isFeeding``) stay determined, and
-/// an operation that would change one of them first gives the sparse solver every reduced
-/// constraint back as written (``PlanSolver/restoreReducedConstraints()``). Each keeps its terms
-/// and constant as written, so the constraint can be given back whole.
+/// through holds: the blocks that feed a reduction (``isFeeding``) stay determined; when one of
+/// their constants changes, the reduced constants follow
+/// (``PlanSolver/updateReducedConstants()``); an operation that would remove or promote one of
+/// them first gives every reduced constraint back as written
+/// (``PlanSolver/restoreReducedConstraints()``). Each keeps its terms and constant as written,
+/// so the constraint can be given back whole. A reduced constraint of one term over a bounded
+/// variable is held as a bound (``boundSlot``), not by the sparse solver.
 struct ReducedConstraints {
   /// One reduced constraint.
   struct Row {
@@ -23,6 +26,8 @@ struct ReducedConstraints {
     var offset: Double
     /// False once the constraint is removed.
     var isLive: Bool
+    /// The bound it is (``VariableBounds``), or -1 while the sparse solver holds it.
+    var boundSlot: Int32 = -1
   }
 
   /// The rows, in the order they were reduced.

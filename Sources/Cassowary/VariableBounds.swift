@@ -20,12 +20,17 @@ struct VariableBounds {
     var constant: Double
     var relation: Relation
     var priority: Priority
+    /// The reduced constraint it is (its constant then includes the reduction's offset), or -1
+    /// for one given as written.
+    var reduced: Int32 = -1
   }
 
   /// The bounds by slot; a free slot's contents are stale.
   var bounds: [Bound] = []
-  /// The next bound of the same variable (or, for a free slot, the next free slot); -1 ends.
+  /// The next and the previous bound of the same variable (for a free slot, `next` is the next
+  /// free slot); -1 ends.
   var next: [Int32] = []
+  var previous: [Int32] = []
   /// The first free slot, or -1.
   var firstFree: Int32 = -1
   /// Each variable's first bound (-1 for none), by variable id.
@@ -34,6 +39,9 @@ struct VariableBounds {
   var isBounded: [Bool] = []
   /// The labels of the bounds that have one.
   var labels: [ConstraintID: String] = [:]
+  /// The variables whose bounds changed since they were last narrowed, each once.
+  var stale: [Int32] = []
+  var isStale: [Bool] = []
   /// How many bounds are live, and how many variables are bounded.
   private(set) var liveCount = 0
   private(set) var boundedCount = 0
@@ -55,6 +63,7 @@ struct VariableBounds {
     if v >= isBounded.count {
       isBounded.append(contentsOf: repeatElement(false, count: v + 1 - isBounded.count))
       first.append(contentsOf: repeatElement(-1, count: v + 1 - first.count))
+      isStale.append(contentsOf: repeatElement(false, count: v + 1 - isStale.count))
     }
     guard !isBounded[v] else { return }
     isBounded[v] = true
@@ -75,25 +84,43 @@ struct VariableBounds {
       slot = bounds.count
       bounds.append(bound)
       next.append(-1)
+      previous.append(-1)
     }
-    next[slot] = first[Int(bound.variable)]
+    let head = first[Int(bound.variable)]
+    next[slot] = head
+    previous[slot] = -1
+    if head >= 0 { previous[Int(head)] = Int32(slot) }
     first[Int(bound.variable)] = Int32(slot)
     liveCount += 1
+    markStale(bound.variable)
     return slot
+  }
+
+  /// Marks `variable`'s bounds changed: it is narrowed again before the values are next read.
+  ///
+  /// - Complexity: O(1).
+  mutating func markStale(_ variable: Int32) {
+    guard !isStale[Int(variable)] else { return }
+    isStale[Int(variable)] = true
+    stale.append(variable)
+  }
+
+  /// The variables marked stale, each once, in the order marked; the list is emptied.
+  mutating func takeStale() -> [Int32] {
+    defer { stale.removeAll(keepingCapacity: true) }
+    for variable in stale { isStale[Int(variable)] = false }
+    return stale
   }
 
   /// Removes the bound in `slot` from its variable's list and frees the slot.
   ///
-  /// - Complexity: O(bounds of its variable).
+  /// - Complexity: O(1).
   mutating func remove(_ slot: Int) {
     let variable = Int(bounds[slot].variable)
-    if first[variable] == Int32(slot) {
-      first[variable] = next[slot]
-    } else {
-      var previous = Int(first[variable])
-      while next[previous] != Int32(slot) { previous = Int(next[previous]) }
-      next[previous] = next[slot]
-    }
+    let (before, after) = (previous[slot], next[slot])
+    if before >= 0 { next[Int(before)] = after } else { first[variable] = after }
+    if after >= 0 { previous[Int(after)] = before }
+    markStale(Int32(variable))
     labels[bounds[slot].id] = nil
     next[slot] = firstFree
     firstFree = Int32(slot)
@@ -131,8 +158,8 @@ struct VariableBounds {
 
   /// Bytes held by the tables.
   var bytes: Int {
-    bounds.capacity * MemoryLayout<Bound>.stride + next.capacity * 4 + first.capacity * 4
-      + isBounded.capacity
+    bounds.capacity * MemoryLayout<Bound>.stride + (next.capacity + previous.capacity) * 4
+      + first.capacity * 4 + isBounded.capacity + stale.capacity * 4 + isStale.capacity
   }
 
   // MARK: - Narrowing
@@ -153,15 +180,16 @@ struct VariableBounds {
     var slot = first[Int(variable)]
     while slot >= 0 {
       let bound = bounds[Int(slot)]
+      let jump = bound.relation == .equal ? 2 * abs(bound.coefficient) : abs(bound.coefficient)
       order.append(
         Key(
           priority: bound.priority.rawValue, breakpoint: -bound.constant / bound.coefficient,
-          slot: slot))
+          jump: jump, slot: slot))
       slot = next[Int(slot)]
     }
-    // Highest priority first; within a level, by breakpoint. A variable has a few bounds:
-    // insertion sort, with no comparator to call.
     if order.count <= 16 {
+      // A few bounds: sorted by insertion (highest priority first, then by breakpoint), each
+      // level walked in order.
       for i in order.indices.dropFirst() {
         let key = order[i]
         var j = i
@@ -171,30 +199,119 @@ struct VariableBounds {
         }
         order[j] = key
       }
+      var start = 0
+      while start < order.count {
+        let priority = order[start].priority
+        var end = start + 1
+        while end < order.count && order[end].priority == priority { end += 1 }
+        (low, high) = minimizers(order[start..<end], within: low, high)
+        start = end
+      }
     } else {
-      order.sort { $0.precedes($1) }
-    }
-    var start = 0
-    while start < order.count {
-      let priority = order[start].priority
-      var end = start + 1
-      while end < order.count && order[end].priority == priority { end += 1 }
-      (low, high) = minimizers(order[start..<end], within: low, high)
-      start = end
+      // Many (a shared width that every row's preferences bound): each level gathered in
+      // turn, highest first, and its minimizers selected, not sorted: O(k) a level.
+      var start = 0
+      while start < order.count {
+        var priority = order[start].priority
+        for index in start..<order.count { priority = max(priority, order[index].priority) }
+        var end = start
+        for index in start..<order.count where order[index].priority == priority {
+          order.swapAt(index, end)
+          end += 1
+        }
+        (low, high) = selectedMinimizers(&order, start..<end, within: low, high)
+        start = end
+      }
     }
     return min(max(0, low), high)
   }
 
-  /// A bound's place in the narrowing's order.
+  /// A bound's place in the narrowing's order, and how much the level's slope rises at it.
   struct Key {
     var priority: Float
     var breakpoint: Double
+    var jump: Double
     var slot: Int32
 
     @inline(__always)
     func precedes(_ other: Key) -> Bool {
       priority != other.priority ? priority > other.priority : breakpoint < other.breakpoint
     }
+  }
+
+  /// ``minimizers(_:within:_:)`` for a level in no order: the two ends of the argmin are the
+  /// first breakpoints where the slope stops being negative and where it becomes positive,
+  /// weighted quantiles found by selection.
+  ///
+  /// - Complexity: O(*k*) expected for *k* bounds in `range`, which it reorders.
+  private func selectedMinimizers(
+    _ keys: inout [Key], _ range: Range<Int>, within low: Double, _ high: Double
+  ) -> (Double, Double) {
+    var slope = 0.0
+    var total = 0.0
+    for index in range {
+      let bound = bounds[Int(keys[index].slot)]
+      let a = bound.coefficient
+      total += keys[index].jump
+      switch bound.relation {
+      case .equal: slope -= abs(a)
+      case .lessThanOrEqual: if a < 0 { slope += a }
+      case .greaterThanOrEqual: if a > 0 { slope -= a }
+      }
+    }
+    let tolerance = 1e-9 * max(total, 1e-3)
+    let from =
+      slope >= -tolerance
+      ? -Double.infinity : Self.select(&keys, range, reaching: -slope - tolerance, strictly: false)
+    let to =
+      slope + total <= tolerance
+      ? Double.infinity : Self.select(&keys, range, reaching: -slope + tolerance, strictly: true)
+    if to < low { return (low, low) }
+    if from > high { return (high, high) }
+    return (max(from, low), min(to, high))
+  }
+
+  /// The smallest breakpoint in `range` where the jumps of the keys at or before it reach
+  /// `target` (exceed it, `strictly`); +∞ if they never do. Quickselect with a three-way
+  /// partition, so equal breakpoints end it.
+  private static func select(
+    _ keys: inout [Key], _ range: Range<Int>, reaching target: Double, strictly: Bool
+  ) -> Double {
+    var lower = range.lowerBound
+    var upper = range.upperBound
+    var need = target
+    func reaches(_ weight: Double) -> Bool { strictly ? weight > need : weight >= need }
+    while lower < upper {
+      let pivot = keys[lower + (upper - lower) / 2].breakpoint
+      var less = lower
+      var index = lower
+      var greater = upper
+      while index < greater {
+        let breakpoint = keys[index].breakpoint
+        if breakpoint < pivot {
+          keys.swapAt(less, index)
+          less += 1
+          index += 1
+        } else if breakpoint > pivot {
+          greater -= 1
+          keys.swapAt(index, greater)
+        } else {
+          index += 1
+        }
+      }
+      var below = 0.0
+      for position in lower..<less { below += keys[position].jump }
+      if reaches(below) {
+        upper = less
+        continue
+      }
+      var through = below
+      for position in less..<greater { through += keys[position].jump }
+      if reaches(through) { return pivot }
+      need -= through
+      lower = greater
+    }
+    return Double.infinity
   }
 
   /// The values within `low...high` that minimize the summed error of `level` (bounds of one
