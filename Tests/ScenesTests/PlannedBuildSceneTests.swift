@@ -5,6 +5,20 @@ import Testing
 
 @Suite("Planned builds of the scenes")
 struct PlannedBuildSceneTests {
+  /// A scene of `kind` at 200 views, laid out, and its constraints as its engine lowered them
+  /// for the first layout, in the order it installed them, numbered from 0.
+  func loweredRows(
+    _ kind: SceneKind, _ variant: String
+  ) throws -> (scene: Scene, rows: [(ConstraintID, Constraint)]) {
+    let scene = try Scene(kind, views: 200, variant: variant)
+    scene.layOut()
+    var rows: [(ConstraintID, Constraint)] = []
+    for lowered in scene.root.layoutEngine!.loweredConstraints() {
+      for row in lowered.rows { rows.append((ConstraintID(rows.count), row)) }
+    }
+    return (scene, rows)
+  }
+
   /// Every scene's constraints, as its engine lowered them for the first layout, in the order it
   /// installed them: added one by one and by `add(contentsOf:)`, they solve to the same values
   /// (the scenes' optima are unique), the planned tableau is sound, and it holds hardly more
@@ -14,13 +28,8 @@ struct PlannedBuildSceneTests {
   /// the whole chain (401 cells).
   @Test(arguments: smallScenes)
   func aSceneBuildsToTheSameLayout(kind: SceneKind, variant: String) throws {
-    let scene = try Scene(kind, views: 200, variant: variant)
-    scene.layOut()
+    let (scene, rows) = try loweredRows(kind, variant)
     let engine = scene.root.layoutEngine!
-    var rows: [(ConstraintID, Constraint)] = []
-    for lowered in engine.loweredConstraints() {
-      for row in lowered.rows { rows.append((ConstraintID(rows.count), row)) }
-    }
     var one = SparseSolver()
     one.beginBatch()
     for (id, row) in rows { try one.add(id, row) }
@@ -47,20 +56,16 @@ struct PlannedBuildSceneTests {
     }
   }
 
-  /// The plan solver's tableau on the forms and the equal-spacing layouts: the optional
-  /// constraints reduced onto the free variables, so that no planned block a size preference
-  /// reaches goes to the tableau; the values are the sparse solver's.
+  /// The plan solver on the forms and the equal-spacing layouts: the optional constraints
+  /// reduced onto the free variables, so that no planned block a size preference reaches goes
+  /// to the tableau, and the variables only bounds hold solved in closed form; the values are
+  /// the sparse solver's.
   @Test(arguments: [
     (SceneKind.form, "standard"), (.dynamicForm, "standard"), (.equalSpacing, "spacer-views"),
   ])
   func optionalConstraintsAreReducedOntoTheFreeVariables(kind: SceneKind, variant: String) throws {
-    let scene = try Scene(kind, views: 200, variant: variant)
-    scene.layOut()
+    let (scene, rows) = try loweredRows(kind, variant)
     let engine = scene.root.layoutEngine!
-    var rows: [(ConstraintID, Constraint)] = []
-    for lowered in engine.loweredConstraints() {
-      for row in lowered.rows { rows.append((ConstraintID(rows.count), row)) }
-    }
     var plan = PlanSolver()
     var sparse = SparseSolver()
     try plan.add(contentsOf: rows)
