@@ -89,29 +89,29 @@ extension PlanSolver {
   /// The bounded variables among those `batch`'s constraints mention, each once.
   func boundedVariables(mentionedBy batch: ConstraintBatch) -> [Int32] {
     guard bounds.boundedCount > 0 else { return [] }
-    var found: [Int32] = []
+    var found = Set<Int32>()
     for entry in batch.entries {
       for index in Int(entry.termStart)..<Int(entry.termStart + entry.termCount) {
         let variable = batch.terms[index].variable.id
-        if bounds.contains(variable) && !found.contains(variable) { found.append(variable) }
+        if bounds.contains(variable) { found.insert(variable) }
       }
     }
-    return found
+    return found.sorted()
   }
 
   /// The bounded variables among those the equalities of `closure`'s blocks mention.
   func boundedVariables(mentionedByBlocks closure: [Int32]) -> [Int32] {
     guard bounds.boundedCount > 0 else { return [] }
-    var found: [Int32] = []
+    var found = Set<Int32>()
     for block in closure {
       for k in determined.plan.steps(ofBlock: Int(block)) {
         for index in Int(determined.termStarts[k])..<Int(determined.termStarts[k + 1]) {
           let variable = determined.terms[index].variable.id
-          if bounds.contains(variable) && !found.contains(variable) { found.append(variable) }
+          if bounds.contains(variable) { found.insert(variable) }
         }
       }
     }
-    return found
+    return found.sorted()
   }
 
   /// Runs `body`; if it throws, the solver is as it was (a copy taken before: for the rare

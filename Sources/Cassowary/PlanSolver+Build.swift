@@ -119,7 +119,7 @@ extension PlanSolver {
     }
     let blocks = PlanBlocks(plan: plan, stepOfVariable: stepOfVariable, blockOfStep: blockOfStep)
     var isReached = [Bool](repeating: false, count: plan.blockCount)
-    for v in 0..<variableCount where isSeed[v] { blocks.reach(variable: Int32(v), &isReached) }
+    blocks.reach((0..<Int32(variableCount)).lazy.filter { isSeed[Int($0)] }, &isReached)
     let reduction = reduce(
       batch, optional: isOptional, blocks: blocks, reached: &isReached)
 

@@ -78,19 +78,17 @@ extension PlanSolver {
         result.isFeeding = [Bool](repeating: false, count: blocks.plan.blockCount)
         for written in result.entries {
           let entry = batch.entries[Int(written.index)]
-          for position in Int(entry.termStart)..<Int(entry.termStart + entry.termCount) {
-            blocks.reach(
-              variable: batch.terms[position].variable.id, &result.isFeeding,
-              stoppingAt: isReached)
-          }
+          blocks.reach(
+            batch.terms[Int(entry.termStart)..<Int(entry.termStart + entry.termCount)].lazy.map(
+              \.variable.id), &result.isFeeding, stoppingAt: isReached)
         }
         return result
       }
       for index in refused {
         let entry = batch.entries[index]
-        for position in Int(entry.termStart)..<Int(entry.termStart + entry.termCount) {
-          blocks.reach(variable: batch.terms[position].variable.id, &isReached)
-        }
+        blocks.reach(
+          batch.terms[Int(entry.termStart)..<Int(entry.termStart + entry.termCount)].lazy.map(
+            \.variable.id), &isReached)
       }
       candidates = kept
     }
@@ -229,17 +227,22 @@ struct PlanBlocks {
   let stepOfVariable: [Int32]
   let blockOfStep: [Int32]
 
-  /// Marks in `marks` the block that determines `variable`, if any, and the blocks it needs,
+  /// Marks in `marks` the blocks that determine `variables`, and the blocks they need,
   /// directly or not; a block `stoppingAt` marks is neither marked nor walked through.
   ///
-  /// - Complexity: O(terms of the blocks newly marked).
-  func reach(variable: Int32, _ marks: inout [Bool], stoppingAt stop: [Bool]? = nil) {
-    let step = stepOfVariable[Int(variable)]
-    guard step >= 0 else { return }
-    let start = blockOfStep[Int(step)]
-    guard !marks[Int(start)] && stop?[Int(start)] != true else { return }
-    marks[Int(start)] = true
-    var pending: [Int32] = [start]
+  /// - Complexity: O(`variables` + terms of the blocks newly marked).
+  func reach(
+    _ variables: some Sequence<Int32>, _ marks: inout [Bool], stoppingAt stop: [Bool]? = nil
+  ) {
+    var pending: [Int32] = []
+    for variable in variables {
+      let step = stepOfVariable[Int(variable)]
+      guard step >= 0 else { continue }
+      let start = blockOfStep[Int(step)]
+      guard !marks[Int(start)] && stop?[Int(start)] != true else { continue }
+      marks[Int(start)] = true
+      pending.append(start)
+    }
     while let block = pending.popLast() {
       for k in plan.steps(ofBlock: Int(block)) {
         for index in Int(plan.otherStarts[k])..<Int(plan.otherStarts[k + 1]) {

@@ -145,17 +145,6 @@ struct VariableBounds {
     return removed
   }
 
-  /// The slots of `variable`'s bounds.
-  func slots(of variable: Int32) -> [Int] {
-    var slots: [Int] = []
-    var slot = first[Int(variable)]
-    while slot >= 0 {
-      slots.append(Int(slot))
-      slot = next[Int(slot)]
-    }
-    return slots
-  }
-
   /// Bytes held by the tables.
   var bytes: Int {
     bounds.capacity * MemoryLayout<Bound>.stride + (next.capacity + previous.capacity) * 4
