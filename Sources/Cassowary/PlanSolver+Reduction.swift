@@ -159,7 +159,13 @@ extension PlanSolver {
   mutating func updateReducedConstants() {
     // Every constant is read at the same values first: changing one in the sparse solver
     // moves its values.
+    // Taken out of the solver and put back emptied, to keep its room: a resize moves them all.
     var updates: [(row: Int, constant: Double)] = []
+    swap(&updates, &reducedConstantUpdates)
+    defer {
+      updates.removeAll(keepingCapacity: true)
+      swap(&updates, &reducedConstantUpdates)
+    }
     for row in reduced.rows.indices where reduced.rows[row].isLive {
       let written = reduced.rows[row]
       var asWritten = written.constant

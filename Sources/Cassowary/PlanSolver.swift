@@ -58,6 +58,8 @@ public struct PlanSolver: LayoutSolver {
   var needsEvaluation = false
   /// The changes the sparse solver reported, kept for their room.
   var reportedChanges: [(Int32, Double)] = []
+  /// The reduced constants ``updateReducedConstants()`` changes, kept for its next call.
+  var reducedConstantUpdates: [(row: Int, constant: Double)] = []
   /// Variables promoted to the sparse solver since the values were last brought up to date:
   /// it did not report them (it had never told anyone another value), so they are read from it.
   var promotedVariables: [Int32] = []
@@ -351,6 +353,8 @@ public struct PlanSolver: LayoutSolver {
       + state.dirty.capacity * 4 + state.isQueued.capacity + state.queue.capacity * 4
       + places.capacity * MemoryLayout<ConstraintPlace>.stride + reduced.bytes + bounds.bytes
       + boundScratch.capacity * MemoryLayout<VariableBounds.Key>.stride
+      + reportedChanges.capacity * MemoryLayout<(Int32, Double)>.stride
+      + reducedConstantUpdates.capacity * MemoryLayout<(row: Int, constant: Double)>.stride
     return figures
   }
 

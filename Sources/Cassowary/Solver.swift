@@ -348,7 +348,13 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   /// then linear); a shorter run is removed constraint by constraint.
   mutating func applyRemovals() {
     guard !pendingRemovals.isEmpty else { return }
-    if pendingRemovals.count >= constraintCount {
+    // Removing at least as many constraints as remain, a rebuild costs less than the removals,
+    // unless both are few beside the tables indexed by variable, which the rebuild makes anew
+    // as long as the largest variable id (a plan solver's small tableau over some of many).
+    if pendingRemovals.count >= constraintCount
+      && pendingRemovals.count + constraintCount
+        >= variableSymbol.count / Self.variablesPerConstraintForRebuild
+    {
       pendingRemovals.removeAll()
       do throws(SolverError) {
         try rebuild()
@@ -368,6 +374,10 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     needsOptimize = true
     tableau.compactIfWasteful()
   }
+
+  /// Removals that leave fewer constraints than they remove are applied by a rebuild when
+  /// there are at least one for this many variable ids (see ``applyRemovals()``).
+  static var variablesPerConstraintForRebuild: Int { 16 }
 
   /// Once the last constraint and edit variable are gone, returns every table to its initial,
   /// empty state, so memory comes back to where it started (kiwi never shrinks:
