@@ -22,6 +22,17 @@ extension View {
       [(constraint: LayoutConstraint, installation: SizeClassInstallation)] = []
     var sizeClassSubviews: [(view: View, installation: SizeClassInstallation)] = []
     var preferredSolver: SolverStrategy?
+
+    /// Whether every property reads its default: the box then holds nothing a view needs.
+    ///
+    /// - Complexity: O(1).
+    var isAtDefaults: Bool {
+      alignmentRectInsets == .zero && safeAreaInsets == .zero && layoutGuides.isEmpty
+        && marginsGuide == nil && marginsGuideConstraints.isEmpty
+        && !marginsGuideIsArrangementOnly && safeAreaGuide == nil
+        && safeAreaGuideConstraints.isEmpty && traitCollection == nil
+        && sizeClassConstraints.isEmpty && sizeClassSubviews.isEmpty && preferredSolver == nil
+    }
   }
 
   /// ``rareProperties``, made on first use.

@@ -154,6 +154,8 @@ open class View: LayoutItem {
     super.compactLists()
     changeSubviews { $0.shrinkToFreshCapacity() }
     rareProperties?.layoutGuides.shrinkToFreshCapacity()
+    // A box made by an edit since undone (a list changed in place makes one) goes.
+    if rareProperties?.isAtDefaults == true { rareProperties = nil }
     if dirtySubviews.isEmpty { changeDirtySubviews { $0.shrinkToFreshCapacity() } }
   }
 

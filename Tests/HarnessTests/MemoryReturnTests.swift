@@ -50,4 +50,42 @@ import Testing
     let held = meter.stop().netBytes
     #expect(held <= 0, "\(kind): \(held) bytes still held after the burst was undone")
   }
+
+  /// Gives `count` of the scene's views a layout guide, each laid out, then removes them,
+  /// lays out and solves from scratch: the views' storage for rare properties, made for the
+  /// guides, goes with them.
+  static func guideBurst(_ scene: Scene, _ count: Int) throws {
+    var views: [View] = []
+    func collect(_ view: View) {
+      views.append(view)
+      view.subviews.forEach(collect)
+    }
+    collect(scene.root)
+    var guides: [(View, LayoutGuide)] = []
+    for index in 0..<count {
+      let host = views[index % views.count]
+      let guide = LayoutGuide()
+      host.addLayoutGuide(guide)
+      LayoutConstraint.activate([
+        guide.leadingAnchor.constraint(equalTo: host.leadingAnchor, constant: Double(index)),
+        guide.widthAnchor.constraint(equalToConstant: 10),
+      ])
+      guides.append((host, guide))
+      scene.layOut()
+    }
+    for (host, guide) in guides.reversed() { host.removeLayoutGuide(guide) }
+    scene.layOut()
+    try scene.root.layoutEngine!.solveFromScratch()
+    scene.layOut()
+  }
+
+  @Test func guidesThatCameAndWentLeaveNothingBehind() throws {
+    let scene = try Scene(.stackGrid, views: 200)
+    scene.layOut()
+    try Self.guideBurst(scene, 4)
+    let meter = AllocationMeter()
+    try Self.guideBurst(scene, 100)
+    let held = meter.stop().netBytes
+    #expect(held <= 0, "\(held) bytes still held after the guides were removed")
+  }
 }
