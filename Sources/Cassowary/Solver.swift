@@ -345,12 +345,11 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   /// constraints at the head of a chain one by one costs the chain's length each time. When a
   /// run removes at least as many constraints as remain, rebuilding the tableau from what
   /// remains costs no more than building it did, so the run does that instead (a teardown is
-  /// then linear); a shorter run is removed constraint by constraint.
+  /// then linear); a shorter run is removed constraint by constraint. So is a run over a small
+  /// tableau among many variable ids (a plan solver's): a rebuild makes the tables indexed by
+  /// variable anew, as long as the largest id, which costs more than a few removals.
   mutating func applyRemovals() {
     guard !pendingRemovals.isEmpty else { return }
-    // Removing at least as many constraints as remain, a rebuild costs less than the removals,
-    // unless both are few beside the tables indexed by variable, which the rebuild makes anew
-    // as long as the largest variable id (a plan solver's small tableau over some of many).
     if pendingRemovals.count >= constraintCount
       && pendingRemovals.count + constraintCount
         >= variableSymbol.count / Self.variablesPerConstraintForRebuild

@@ -32,22 +32,34 @@ import Testing
       scene.layOut()
     }
     for label in extras.reversed() { label.removeFromSuperview() }
+    try settle(scene)
+  }
+
+  /// Lays `scene` out, solves it from scratch and lays it out again, as `bench stress` ends the
+  /// undoing of a run.
+  static func settle(_ scene: Scene) throws {
     scene.layOut()
     try scene.root.layoutEngine!.solveFromScratch()
     scene.layOut()
+  }
+
+  /// The bytes still held after `burst` of 100 was run and undone on `scene`, after a burst
+  /// of 4: the small one meets every type and path once (the runtime caches what it looks
+  /// up), so what the large one keeps is the scene's.
+  static func bytesHeld(_ scene: Scene, by burst: (Scene, Int) throws -> Void) throws -> Int {
+    try burst(scene, 4)
+    let meter = AllocationMeter()
+    try burst(scene, 100)
+    return meter.stop().netBytes
   }
 
   @Test(arguments: [SceneKind.stackGrid, .form, .nestedGrid])
   func viewsThatCameAndWentLeaveNothingBehind(kind: SceneKind) throws {
     let scene = try Scene(kind, views: 200)
     scene.layOut()
-    // A small burst meets every type and path once (the runtime caches what it looks up); the
-    // larger one after it grows every table indexed by constraint, view or variable by more
-    // than the quarter a table may keep (`IDTable.compact()`), and must end where it started.
-    try Self.burst(scene, 4)
-    let meter = AllocationMeter()
-    try Self.burst(scene, 100)
-    let held = meter.stop().netBytes
+    // The larger burst grows every table indexed by constraint, view or variable by more than
+    // the quarter a table may keep (`IDTable.compact()`), and must end where it started.
+    let held = try Self.bytesHeld(scene, by: Self.burst)
     #expect(held <= 0, "\(kind): \(held) bytes still held after the burst was undone")
   }
 
@@ -74,18 +86,13 @@ import Testing
       scene.layOut()
     }
     for (host, guide) in guides.reversed() { host.removeLayoutGuide(guide) }
-    scene.layOut()
-    try scene.root.layoutEngine!.solveFromScratch()
-    scene.layOut()
+    try settle(scene)
   }
 
   @Test func guidesThatCameAndWentLeaveNothingBehind() throws {
     let scene = try Scene(.stackGrid, views: 200)
     scene.layOut()
-    try Self.guideBurst(scene, 4)
-    let meter = AllocationMeter()
-    try Self.guideBurst(scene, 100)
-    let held = meter.stop().netBytes
+    let held = try Self.bytesHeld(scene, by: Self.guideBurst)
     #expect(held <= 0, "\(held) bytes still held after the guides were removed")
   }
 }
