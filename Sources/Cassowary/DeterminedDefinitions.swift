@@ -5,9 +5,11 @@
 /// A variable no active step determines (free, or of a block the tableau takes) is read as
 /// itself. A block of one equality that stays determined is that equality solved for its
 /// variable, with every variable it reads written out in turn, in plan order. A block of
-/// several equalities is not written out, nor is a definition of more than ``cap`` terms: a
-/// chain that sums as it goes (each row's top from the row above) grows by a term a step, and
-/// a constraint that reached it would be as long.
+/// several equalities (a row of equal spaces, which closes a loop) is its solution as a
+/// combination of the variables it reads, found by solving it once with all of them at 0 and
+/// once more for each, at 1; those are then written out in turn. A definition of more than
+/// ``cap`` terms is not written out: a chain that sums as it goes (each row's top from the row
+/// above) grows by a term a step, and a constraint that reached it would be as long.
 struct DeterminedDefinitions {
   /// The most terms a definition (or a reduced constraint) may have.
   static let cap = 8
@@ -56,7 +58,8 @@ struct DeterminedDefinitions {
   /// The definitions of `plan`'s steps, where `isTaken` marks the blocks the tableau takes and
   /// `stepOfVariable` names each variable's step (-1 for none).
   ///
-  /// - Complexity: O(*t* × ``cap``) for *t* terms of the plan's equalities.
+  /// - Complexity: O(*t* × ``cap``) for *t* terms of the plan's equalities, plus O(*r* · *k*²)
+  ///   for a block of *k* equalities that reads *r* variables.
   init(plan: EqualityPlan, isTaken: [Bool], stepOfVariable: [Int32], blockOfStep: [Int32]) {
     let stepCount = plan.determinedCount
     var stepOfVariable = stepOfVariable
@@ -68,9 +71,13 @@ struct DeterminedDefinitions {
     counts = [Int32](repeating: -1, count: stepCount)
     constants = [Double](repeating: 0, count: stepCount)
     var sum = Sum()
+    var probe = BlockProbe()
     for block in 0..<plan.blockCount where !isTaken[block] {
       let steps = plan.steps(ofBlock: block)
-      guard steps.count == 1 else { continue }
+      guard steps.count == 1 else {
+        writeOut(block: block, of: plan, probe: &probe, sum: &sum)
+        continue
+      }
       let k = steps.lowerBound
       sum.removeAll()
       let scale = -1 / plan.pivots[k]
@@ -81,6 +88,85 @@ struct DeterminedDefinitions {
           add(plan.otherVariables[index], plan.otherCoefficients[index] * scale, to: &sum),
           sum.variables.count <= 4 * Self.cap
         else {
+          isWritten = false
+          break
+        }
+      }
+      guard isWritten && sum.variables.count <= Self.cap else { continue }
+      starts[k] = Int32(variables.count)
+      counts[k] = Int32(sum.variables.count)
+      constants[k] = sum.constant
+      variables.append(contentsOf: sum.variables)
+      coefficients.append(contentsOf: sum.coefficients)
+    }
+  }
+
+  /// Room to solve blocks for their definitions: every variable's value (0 but for the one a
+  /// probe sets), and a block's solution.
+  struct BlockProbe {
+    var values: [Double] = []
+    var solution: [Double] = []
+    var inputs: [Int32] = []
+    /// Each step's constant, then its coefficient of each input, by step.
+    var columns: [Double] = []
+  }
+
+  /// Writes out the definitions of block `block`, of several equalities: each of its variables
+  /// as a combination of the variables the block reads, each of those written out in turn.
+  /// A variable whose definition is not written out is left so.
+  ///
+  /// - Complexity: O(*r* · *k*²) for *r* variables read and *k* equalities.
+  private mutating func writeOut(
+    block: Int, of plan: EqualityPlan, probe: inout BlockProbe, sum: inout Sum
+  ) {
+    let steps = plan.steps(ofBlock: block)
+    let size = steps.count
+    probe.inputs.removeAll(keepingCapacity: true)
+    for k in steps {
+      for index in Int(plan.otherStarts[k])..<Int(plan.otherStarts[k + 1]) {
+        let variable = plan.otherVariables[index]
+        if !probe.inputs.contains(variable) { probe.inputs.append(variable) }
+      }
+    }
+    guard probe.inputs.count <= 4 * Self.cap else { return }
+    if probe.values.count < plan.variableCount {
+      probe.values = [Double](repeating: 0, count: plan.variableCount)
+    }
+    if probe.solution.count < size { probe.solution = [Double](repeating: 0, count: size) }
+    func solve(into probe: inout BlockProbe) {
+      probe.values.withUnsafeMutableBufferPointer { values in
+        probe.solution.withUnsafeMutableBufferPointer { solution in
+          plan.solveBlock(block, values, solution)
+        }
+      }
+    }
+    // Column 0 the constants (every input at 0); column 1 + i the coefficients of input i.
+    let width = probe.inputs.count + 1
+    probe.columns.removeAll(keepingCapacity: true)
+    probe.columns.append(contentsOf: repeatElement(0, count: size * width))
+    solve(into: &probe)
+    for row in 0..<size { probe.columns[row * width] = probe.solution[row] }
+    for (i, variable) in probe.inputs.enumerated() {
+      probe.values[Int(variable)] = 1
+      solve(into: &probe)
+      probe.values[Int(variable)] = 0
+      for row in 0..<size {
+        probe.columns[row * width + 1 + i] = probe.solution[row] - probe.columns[row * width]
+      }
+    }
+    for (row, k) in steps.enumerated() {
+      sum.removeAll()
+      sum.constant = probe.columns[row * width]
+      var scale = 1.0
+      for i in 0..<probe.inputs.count {
+        scale = max(scale, abs(probe.columns[row * width + 1 + i]))
+      }
+      var isWritten = true
+      for (i, variable) in probe.inputs.enumerated() {
+        let coefficient = probe.columns[row * width + 1 + i]
+        // What solving leaves of an input the variable does not depend on.
+        guard abs(coefficient) > 1e-12 * scale else { continue }
+        guard add(variable, coefficient, to: &sum), sum.variables.count <= 4 * Self.cap else {
           isWritten = false
           break
         }

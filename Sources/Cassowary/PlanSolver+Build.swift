@@ -44,11 +44,11 @@ extension PlanSolver {
     // dropped where they cancel), and the variables everything else mentions.
     var avoided = [Bool](repeating: false, count: variableCount)
     for (variable, _) in inner.core.edits { avoided[Int(variable)] = true }
-    // What the tableau must hold as written (required inequalities, edits, equalities left
-    // unmatched) reaches the blocks of the variables it mentions; optional constraints are
-    // reduced where they can be (``reduce(_:optional:blocks:reached:)``).
+    // What the tableau must hold as written (edits, equalities left unmatched) reaches the
+    // blocks of the variables it mentions; optional constraints and required inequalities are
+    // reduced where they can be (``reduce(_:reducible:blocks:reached:)``).
     var isSeed = avoided
-    var isOptional = [Bool](repeating: false, count: batch.count)
+    var isReducible = [Bool](repeating: false, count: batch.count)
     var starts: [Int32] = [0]
     var variables: [Int32] = []
     var coefficients: [Double] = []
@@ -62,11 +62,8 @@ extension PlanSolver {
     for (index, entry) in batch.entries.enumerated() {
       let run = Int(entry.termStart)..<Int(entry.termStart + entry.termCount)
       guard entry.relation == .equal && entry.priority.isRequired else {
-        isOptional[index] = !entry.priority.isRequired
-        for position in run {
-          avoided[Int(batch.terms[position].variable.id)] = true
-          if !isOptional[index] { isSeed[Int(batch.terms[position].variable.id)] = true }
-        }
+        isReducible[index] = true
+        for position in run { avoided[Int(batch.terms[position].variable.id)] = true }
         continue
       }
       let first = variables.count
@@ -120,12 +117,8 @@ extension PlanSolver {
     let blocks = PlanBlocks(plan: plan, stepOfVariable: stepOfVariable, blockOfStep: blockOfStep)
     var isReached = [Bool](repeating: false, count: plan.blockCount)
     blocks.reach((0..<Int32(variableCount)).lazy.filter { isSeed[Int($0)] }, &isReached)
-    let reduction = reduce(
-      batch, optional: isOptional, blocks: blocks, reached: &isReached)
 
-    // The batch's entries that the determined part keeps, by step, and the sparse solver's
-    // batch: the others, in the order given, over the same terms.
-    var isDetermined = [Bool](repeating: false, count: batch.count)
+    // The batch's entries that the determined part keeps, by step.
     var ids: [ConstraintID] = []
     var termRuns: [(start: Int32, count: Int32)] = []
     ids.reserveCapacity(plan.determinedCount)
@@ -134,12 +127,23 @@ extension PlanSolver {
       let entry = batch.entries[Int(equalityEntries[Int(plan.order[k])])]
       ids.append(entry.id)
       termRuns.append((entry.termStart, entry.termCount))
-      if !isReached[Int(blockOfStep[k])] {
-        isDetermined[Int(equalityEntries[Int(plan.order[k])])] = true
-      }
+    }
+    let reduction = reduce(batch, reducible: isReducible, blocks: blocks, reached: &isReached)
+    var isDetermined = [Bool](repeating: false, count: batch.count)
+    for k in 0..<plan.determinedCount where !isReached[Int(blockOfStep[k])] {
+      isDetermined[Int(equalityEntries[Int(plan.order[k])])] = true
     }
     let (isBound, boundedVariables) = boundEntries(
       of: batch, determined: isDetermined, reduction: reduction, variableCount: variableCount)
+    // Required bounds that leave a variable no value: refused as the sparse solver refuses,
+    // one by one, from the constraints as written.
+    if !Self.requiredBoundsHold(batch, isBound: isBound, reduction: reduction) {
+      try addToTableau(batch, leading: leading)
+      return true
+    }
+
+    // The sparse solver's batch: the entries neither determined nor bounds, in the order
+    // given, over the same terms.
 
     var rest = ConstraintBatch()
     rest.terms = batch.terms
@@ -208,7 +212,8 @@ extension PlanSolver {
         let row = rows.append(
           entry.id,
           written: batch.terms[Int(entry.termStart)..<Int(entry.termStart + entry.termCount)],
-          constant: entry.constant, offset: written.constant - entry.constant)
+          constant: entry.constant, offset: written.constant - entry.constant,
+          isRequired: entry.priority.isRequired)
         if isBound[Int(written.index)] {
           let term = reduction.terms[Int(written.termStart)]
           let slot = bounds.insert(
@@ -223,6 +228,7 @@ extension PlanSolver {
         }
       }
       rows.isFeeding = reduction.isFeeding
+      rows.isFeedingRequired = reduction.isFeedingRequired
       reduced = rows
     }
     for (index, entry) in batch.entries.enumerated() where isBound[index] {
@@ -244,9 +250,9 @@ extension PlanSolver {
   }
 
   /// The entries of a build's `batch` that are bounds, and the variables they bound: free
-  /// variables that, of what goes to the sparse solver, only optional constraints of one term
-  /// mention (as written, or reduced to one term), and no edit: solved in closed form, out of
-  /// the tableau.
+  /// variables that, of what goes to the sparse solver, only optional constraints and required
+  /// inequalities of one term mention (as written, or reduced to one term), and no edit:
+  /// solved in closed form, out of the tableau.
   ///
   /// - Complexity: O(terms of the batch and of the reduction).
   func boundEntries(
@@ -260,7 +266,7 @@ extension PlanSolver {
     }
     func term(_ index: Int) -> Term? {
       let entry = batch.entries[index]
-      guard !entry.priority.isRequired else { return nil }
+      guard !entry.priority.isRequired || entry.relation != .equal else { return nil }
       if reducedOf[index] >= 0 {
         let written = reduction.entries[Int(reducedOf[index])]
         guard written.termCount == 1 else { return nil }
@@ -297,6 +303,35 @@ extension PlanSolver {
       }
     }
     return (isBound, variables)
+  }
+
+  /// Whether the required bounds among `batch`'s entries (`isBound`, as written or as
+  /// `reduction` wrote them) leave each variable a value.
+  ///
+  /// - Complexity: O(entries).
+  static func requiredBoundsHold(
+    _ batch: ConstraintBatch, isBound: [Bool], reduction: Reduction
+  ) -> Bool {
+    var interval: [Int32: (low: Double, high: Double)] = [:]
+    func add(_ term: Term, _ constant: Double, _ relation: Relation) {
+      var (low, high) = interval[term.variable.id] ?? (-.infinity, .infinity)
+      VariableBounds.narrow(
+        &low, &high, coefficient: term.coefficient, constant: constant, relation: relation)
+      interval[term.variable.id] = (low, high)
+    }
+    var isReduced = [Bool](repeating: false, count: batch.count)
+    for written in reduction.entries {
+      let index = Int(written.index)
+      isReduced[index] = true
+      let entry = batch.entries[index]
+      guard isBound[index] && entry.priority.isRequired else { continue }
+      add(reduction.terms[Int(written.termStart)], written.constant, entry.relation)
+    }
+    for (index, entry) in batch.entries.enumerated()
+    where isBound[index] && entry.priority.isRequired && !isReduced[index] {
+      add(batch.terms[Int(entry.termStart)], entry.constant, entry.relation)
+    }
+    return interval.values.allSatisfy { VariableBounds.isFeasible($0.low, $0.high) }
   }
 
   // MARK: - Adding to the tableau

@@ -14,11 +14,14 @@ extension PlanSolver {
 
     var entries: [Written] = []
     var terms: [Term] = []
-    /// The blocks the reduced constraints were written out through (by block).
+    /// The blocks the reduced constraints were written out through (by block), and those the
+    /// required ones were.
     var isFeeding: [Bool] = []
+    var isFeedingRequired: [Bool] = []
   }
 
-  /// Writes out the optional constraints of `batch` (`optional`, by entry) that mention a
+  /// Writes out the constraints of `batch` that may be reduced (`reducible`, by entry: optional
+  /// constraints and required inequalities) that mention a
   /// variable a block not `reached` determines, so that the block can stay determined: each
   /// such variable is replaced by its definition over the tableau's variables. A constraint
   /// whose definitions are not written out (a block of several equalities, a long chain) or
@@ -29,9 +32,10 @@ extension PlanSolver {
   /// - Complexity: O(*t* × ``DeterminedDefinitions/cap``) a round, for *t* terms of the plan
   ///   and the constraints; a round for each wave of refusals (usually one).
   func reduce(
-    _ batch: ConstraintBatch, optional: [Bool], blocks: PlanBlocks, reached isReached: inout [Bool]
+    _ batch: ConstraintBatch, reducible: [Bool], blocks: PlanBlocks,
+    reached isReached: inout [Bool]
   ) -> Reduction {
-    var candidates: [Int] = optional.indices.filter { optional[$0] }
+    var candidates: [Int] = reducible.indices.filter { reducible[$0] }
     guard !candidates.isEmpty else { return Reduction() }
     var sum = DeterminedDefinitions.Sum()
     while true {
@@ -78,9 +82,16 @@ extension PlanSolver {
         result.isFeeding = [Bool](repeating: false, count: blocks.plan.blockCount)
         for written in result.entries {
           let entry = batch.entries[Int(written.index)]
-          blocks.reach(
-            batch.terms[Int(entry.termStart)..<Int(entry.termStart + entry.termCount)].lazy.map(
-              \.variable.id), &result.isFeeding, stoppingAt: isReached)
+          let variables = batch.terms[
+            Int(entry.termStart)..<Int(entry.termStart + entry.termCount)
+          ].lazy.map(\.variable.id)
+          blocks.reach(variables, &result.isFeeding, stoppingAt: isReached)
+          if entry.priority.isRequired {
+            if result.isFeedingRequired.isEmpty {
+              result.isFeedingRequired = [Bool](repeating: false, count: blocks.plan.blockCount)
+            }
+            blocks.reach(variables, &result.isFeedingRequired, stoppingAt: isReached)
+          }
         }
         return result
       }
@@ -166,8 +177,21 @@ extension PlanSolver {
       updates.removeAll(keepingCapacity: true)
       swap(&updates, &reducedConstantUpdates)
     }
+    collectReducedConstantUpdates(into: &updates)
+    applyReducedConstantUpdates(updates)
+  }
+
+  /// Appends to `updates` each live reduced constraint whose constant, read at the values
+  /// now, differs from the one held (beyond rounding), with the new constant.
+  ///
+  /// - Complexity: O(terms of the live reduced constraints).
+  func collectReducedConstantUpdates(into updates: inout [(row: Int, constant: Double)]) {
     for row in reduced.rows.indices where reduced.rows[row].isLive {
       let written = reduced.rows[row]
+      // A required row the sparse solver holds is never moved in place (one change at a time
+      // could pass through a state none of them allows): a change that would move it gives
+      // the rows back as written first.
+      guard !written.isRequired || written.boundSlot >= 0 else { continue }
       var asWritten = written.constant
       for term in reduced.writtenTerms(row) {
         asWritten += term.coefficient * value(of: term.variable)
@@ -193,6 +217,14 @@ extension PlanSolver {
         updates.append((row, constant))
       }
     }
+  }
+
+  /// Sets the reduced constants `updates` gives (from
+  /// ``collectReducedConstantUpdates(into:)``): in the bounds, narrowed again, and in the
+  /// sparse solver, whose rows are optional.
+  ///
+  /// - Complexity: O(updates), plus the sparse solver's constant changes.
+  mutating func applyReducedConstantUpdates(_ updates: [(row: Int, constant: Double)]) {
     guard !updates.isEmpty else { return }
     inner.beginBatch()
     for (row, constant) in updates {
@@ -211,6 +243,26 @@ extension PlanSolver {
       }
     }
     inner.endBatch()
+  }
+
+  /// Runs `body`, an operation; if it is refused while required constraints may be held
+  /// reduced, makes it again with every reduced constraint given back as written, so that the
+  /// refusal names the constraints as written (with the equalities a reduced one was written
+  /// out through). Refused again, the solver is as it was before either.
+  ///
+  /// The first try's refusal is the right one to make (a reduced constraint holds wherever its
+  /// constraint as written does), and leaves the solver as it was; only its conflicts are
+  /// named as reduced.
+  mutating func refusingAsWritten(
+    _ body: (inout PlanSolver) throws(SolverError) -> Void
+  ) throws(SolverError) {
+    do throws(SolverError) {
+      try body(&self)
+    } catch {
+      guard case .unsatisfiable = error, reduced.mayHoldRequired else { throw error }
+      try withReducedConstraintsRestored { solver throws(SolverError) in try body(&solver) }
+      settle()
+    }
   }
 
   /// Runs `body` after giving the reduced constraints back as written; if `body` throws, the

@@ -73,6 +73,11 @@ public struct PlanSolver: LayoutSolver {
   // MARK: - Constraints
 
   public mutating func add(_ id: ConstraintID, _ constraint: Constraint) throws(SolverError) {
+    try refusingAsWritten { solver throws(SolverError) in try solver.addConstraint(id, constraint) }
+  }
+
+  /// ``add(_:_:)``, refusals named as the solver holds the constraints.
+  mutating func addConstraint(_ id: ConstraintID, _ constraint: Constraint) throws(SolverError) {
     // What can be refused without the system is refused before anything is promoted.
     try Self.validate(constraint)
     if let existing = self.constraint(id) { throw .duplicateConstraint(id, existing) }
@@ -111,6 +116,28 @@ public struct PlanSolver: LayoutSolver {
   }
 
   public mutating func add(_ batch: ConstraintBatch, leading: [Int]) throws(SolverError) {
+    do throws(SolverError) {
+      try addBatch(batch, leading: leading)
+    } catch {
+      guard case .unsatisfiable(let id, _, _) = error, reduced.mayHoldRequired,
+        let index = batch.entries.firstIndex(where: { $0.id == id })
+      else { throw error }
+      // Those before it stay added, as one by one; it is refused again as written, and if
+      // that holds after all (rounding), the rest follow.
+      try withReducedConstraintsRestored { solver throws(SolverError) in
+        try solver.add(id, batch[index])
+      }
+      if index + 1 < batch.count {
+        var rest = batch
+        rest.entries.removeSubrange(...index)
+        try add(rest, leading: leading.compactMap { $0 > index ? $0 - index - 1 : nil })
+      }
+      settle()
+    }
+  }
+
+  /// ``add(_:leading:)``, refusals named as the solver holds the constraints.
+  mutating func addBatch(_ batch: ConstraintBatch, leading: [Int]) throws(SolverError) {
     if inner.core.constraintCount == 0 && determined.liveSteps == 0 && bounds.boundedCount == 0
       && batch.count >= Self.plannedBuildMinimum
     {
@@ -174,9 +201,29 @@ public struct PlanSolver: LayoutSolver {
   }
 
   public mutating func setConstant(_ id: ConstraintID, _ constant: Double) throws(SolverError) {
+    try refusingAsWritten { solver throws(SolverError) in
+      try solver.changeConstant(id, constant)
+    }
+  }
+
+  /// ``setConstant(_:_:)``, refusals named as the solver holds the constraints.
+  mutating func changeConstant(_ id: ConstraintID, _ constant: Double) throws(SolverError) {
     if let slot = boundSlot(of: id) {
       guard constant.isFinite else { throw .nonFinite("the constant \(constant) for \(id)") }
       let row = Int(bounds.bounds[slot].reduced)
+      let variable = bounds.bounds[slot].variable
+      if bounds.bounds[slot].priority.isRequired {
+        let held = constant + (row >= 0 ? reduced.rows[row].offset : 0)
+        if !bounds.requiredBoundsHold(for: variable, replacing: { $0 == slot ? held : nil }) {
+          // Refused as the sparse solver refuses it, from the constraints as written.
+          try withSnapshot { solver throws(SolverError) in
+            try solver.unbind(CollectionOfOne(variable))
+            try solver.setConstant(id, constant)
+          }
+          settle()
+          return
+        }
+      }
       if row >= 0 {
         bounds.bounds[slot].constant = constant + reduced.rows[row].offset
         reduced.rows[row].constant = constant
@@ -200,16 +247,99 @@ public struct PlanSolver: LayoutSolver {
       return
     }
     guard constant.isFinite else { throw .nonFinite("the constant \(constant) for \(id)") }
+    let block = determined.blockOfStep[k]
+    if reduced.feedsRequired(block) {
+      // What is pending first, then the required bounds it moves are checked now: a
+      // refusal is the operation's.
+      synchronize()
+      // Settling may have given the reduced constraints back, and this step with them.
+      guard step(of: id) == k else { return try changeConstant(id, constant) }
+      if reduced.feedsRequired(block) {
+        try setConstantCheckingRequiredBounds(id, step: k, constant)
+        return
+      }
+    }
     // The constants of the rows written out through this equality follow when the batch ends.
-    if reduced.feedsAny(CollectionOfOne(determined.blockOfStep[k])) { offsetsStale = true }
+    if reduced.feedsAny(CollectionOfOne(block)) { offsetsStale = true }
     determined.plan.constants[k] = constant
-    state.enqueue(determined.blockOfStep[k])
+    state.enqueue(block)
     settle()
   }
 
+  /// Sets the constant of determined step `k` (constraint `id`), which feeds a required reduced
+  /// constraint. One the sparse solver holds is given back as written first, with the others.
+  /// Otherwise (required bounds only) the plan is evaluated with the new constant and every
+  /// reduced constant it moves is read; if a required bound's variable is then left no value,
+  /// the step is set back (the blocks evaluated again read what they did, bit for bit) and the
+  /// operation is made as written, to be refused as the sparse solver refuses it. If not, the
+  /// reduced constants follow now.
+  ///
+  /// - Complexity: O(blocks downstream + terms of the live reduced constraints).
+  mutating func setConstantCheckingRequiredBounds(
+    _ id: ConstraintID, step k: Int, _ constant: Double
+  ) throws(SolverError) {
+    if reduced.rows.contains(where: { $0.isLive && $0.isRequired && $0.boundSlot < 0 }) {
+      try withReducedConstraintsRestored { solver throws(SolverError) in
+        try solver.setConstant(id, constant)
+      }
+      settle()
+      return
+    }
+    let block = determined.blockOfStep[k]
+    let old = determined.plan.constants[k]
+    determined.plan.constants[k] = constant
+    state.enqueue(block)
+    bringValuesUpToDate()
+    var updates: [(row: Int, constant: Double)] = []
+    swap(&updates, &reducedConstantUpdates)
+    defer {
+      updates.removeAll(keepingCapacity: true)
+      swap(&updates, &reducedConstantUpdates)
+    }
+    collectReducedConstantUpdates(into: &updates)
+    if !requiredBoundsHold(after: updates) {
+      determined.plan.constants[k] = old
+      state.enqueue(block)
+      bringValuesUpToDate()
+      try withReducedConstraintsRestored { solver throws(SolverError) in
+        try solver.setConstant(id, constant)
+      }
+      settle()
+      return
+    }
+    applyReducedConstantUpdates(updates)
+    offsetsStale = false
+    settle()
+  }
+
+  /// Whether every required bound that `updates` moves leaves its variable a value.
+  ///
+  /// - Complexity: O(updates + bounds of their variables).
+  func requiredBoundsHold(after updates: [(row: Int, constant: Double)]) -> Bool {
+    var slotUpdates: [Int: Double] = [:]
+    var variables: [Int32] = []
+    for (row, constant) in updates {
+      let slot = Int(reduced.rows[row].boundSlot)
+      guard slot >= 0 && bounds.bounds[slot].priority.isRequired else { continue }
+      slotUpdates[slot] = constant
+      variables.append(bounds.bounds[slot].variable)
+    }
+    return variables.allSatisfy { variable in
+      bounds.requiredBoundsHold(for: variable, replacing: { slotUpdates[$0] })
+    }
+  }
+
   public mutating func setPriority(_ id: ConstraintID, _ priority: Priority) throws(SolverError) {
+    try refusingAsWritten { solver throws(SolverError) in
+      try solver.changePriority(id, priority)
+    }
+  }
+
+  /// ``setPriority(_:_:)``, refusals named as the solver holds the constraints.
+  mutating func changePriority(_ id: ConstraintID, _ priority: Priority) throws(SolverError) {
     if let slot = boundSlot(of: id) {
       guard priority.isValid else { throw .invalidPriority(priority) }
+      guard priority != bounds.bounds[slot].priority else { return }
       let variable = bounds.bounds[slot].variable
       guard priority.isRequired else {
         bounds.bounds[slot].priority = priority

@@ -1,6 +1,11 @@
 /// The optional constraints a ``PlanSolver`` gave its sparse solver *reduced*: each determined
 /// variable they mention written out over the variables the tableau holds (free variables, and
-/// those of promoted blocks), so that the blocks determining it stay in the plan.
+/// those of promoted blocks), so that the blocks determining it stay in the plan. A build
+/// reduces required inequalities too (the spaces between equally spaced buttons): the
+/// feasibility of the system is the same, but the conflicts a refusal names are the
+/// constraints as written, so a refused operation is made again with every reduced
+/// constraint given back (``PlanSolver/refusingAsWritten(_:)``), and a constant change that
+/// moves a required one gives them back first.
 ///
 /// A reduced constraint is the constraint as written plus a combination of required
 /// equalities, so wherever those hold (and they always do) it has the same error, and the
@@ -26,6 +31,9 @@ struct ReducedConstraints {
     var offset: Double
     /// False once the constraint is removed.
     var isLive: Bool
+    /// Whether it was required when reduced (a later lowering leaves it set: it only makes a
+    /// constant change that would move it take the careful way).
+    var isRequired = false
     /// The bound it is (``VariableBounds``), or -1 while the sparse solver holds it.
     var boundSlot: Int32 = -1
   }
@@ -37,6 +45,10 @@ struct ReducedConstraints {
   /// Whether each block of the plan feeds a reduced constraint: determines a variable one
   /// mentions, or a variable such a block reads, directly or not.
   var isFeeding: [Bool] = []
+  /// Whether each block feeds a required reduced constraint (a required bound): a new
+  /// constant of its equalities may leave the bound's variable no value, which must be
+  /// refused when it is set (empty when none does).
+  var isFeedingRequired: [Bool] = []
   /// How many rows are live.
   private(set) var liveCount = 0
 
@@ -47,12 +59,13 @@ struct ReducedConstraints {
   ///
   /// - Complexity: O(terms).
   mutating func append(
-    _ id: ConstraintID, written: some Collection<Term>, constant: Double, offset: Double
+    _ id: ConstraintID, written: some Collection<Term>, constant: Double, offset: Double,
+    isRequired: Bool = false
   ) -> Int {
     rows.append(
       Row(
         id: id, termStart: Int32(terms.count), termCount: Int32(written.count),
-        constant: constant, offset: offset, isLive: true))
+        constant: constant, offset: offset, isLive: true, isRequired: isRequired))
     terms.append(contentsOf: written)
     liveCount += 1
     return rows.count - 1
@@ -81,9 +94,23 @@ struct ReducedConstraints {
     return blocks.contains { Int($0) < isFeeding.count && isFeeding[Int($0)] }
   }
 
+  /// Whether `block` feeds a required reduced constraint (live or not: a removed one leaves
+  /// the mark, which only costs a check).
+  ///
+  /// - Complexity: O(1).
+  func feedsRequired(_ block: Int32) -> Bool {
+    Int(block) < isFeedingRequired.count && isFeedingRequired[Int(block)] && liveCount > 0
+  }
+
+  /// Whether a required constraint may be among the live rows: a refusal then names
+  /// constraints as reduced, and is made again from the constraints as written.
+  ///
+  /// - Complexity: O(1).
+  var mayHoldRequired: Bool { !isFeedingRequired.isEmpty && liveCount > 0 }
+
   /// Bytes held by the tables.
   var bytes: Int {
     rows.capacity * MemoryLayout<Row>.stride + terms.capacity * MemoryLayout<Term>.stride
-      + isFeeding.capacity
+      + isFeeding.capacity + isFeedingRequired.capacity
   }
 }

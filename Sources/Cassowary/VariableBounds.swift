@@ -1,13 +1,17 @@
-/// Free variables of a ``PlanSolver`` that only optional constraints over them alone hold
-/// (a label's height between its hugging and its compression resistance), each solved in closed
+/// Free variables of a ``PlanSolver`` that only constraints over them alone hold (a label's
+/// height between its hugging and its compression resistance; the width of equally spaced
+/// buttons, which the spaces' required inequalities keep within the row), each solved in closed
 /// form rather than in the tableau: its value is the lexicographic optimum of its *bounds*,
 /// found by narrowing an interval level by level (``optimum(of:)``).
 ///
-/// A bound is `coefficient × variable + constant` related to 0 at an optional priority, with
-/// the sparse solver's error: the amount by which it is violated, summed within a priority
-/// level, levels compared in order. A variable is *bounded* from a build until something else
-/// mentions it (a constraint over it and another variable, a required one, an edit, a promoted
-/// equality): its bounds then go to the sparse solver as written (``PlanSolver/unbind(_:)``).
+/// A bound is `coefficient × variable + constant` related to 0: an optional one with the sparse
+/// solver's error, the amount by which it is violated, summed within a priority level, levels
+/// compared in order; a required one is an inequality, and the required bounds are the first
+/// level, which leaves the interval where all hold (never empty: an operation that would empty
+/// it is refused, ``requiredBoundsHold(for:replacing:)``). Required bounds come only from a
+/// build. A variable is *bounded* from a build until something else mentions it (a constraint
+/// over it and another variable, a new required one, an edit, a promoted equality): its bounds
+/// then go to the sparse solver as written (``PlanSolver/unbind(_:)``).
 ///
 /// Each variable's bounds are a list through ``next``; removed slots are reused, so the table
 /// returns to its size when what was added is removed.
@@ -149,6 +153,56 @@ struct VariableBounds {
   var bytes: Int {
     bounds.capacity * MemoryLayout<Bound>.stride + (next.capacity + previous.capacity) * 4
       + first.capacity * 4 + isBounded.capacity + stale.capacity * 4 + isStale.capacity
+  }
+
+  // MARK: - Required bounds
+
+  /// Narrows `low...high` to where `coefficient × x + constant` stands in `relation` to 0.
+  ///
+  /// - Complexity: O(1).
+  static func narrow(
+    _ low: inout Double, _ high: inout Double, coefficient: Double, constant: Double,
+    relation: Relation
+  ) {
+    let breakpoint = -constant / coefficient
+    let isLower: Bool
+    switch relation {
+    case .equal:
+      low = max(low, breakpoint)
+      high = min(high, breakpoint)
+      return
+    case .greaterThanOrEqual: isLower = coefficient > 0
+    case .lessThanOrEqual: isLower = coefficient < 0
+    }
+    if isLower { low = max(low, breakpoint) } else { high = min(high, breakpoint) }
+  }
+
+  /// Whether `low...high` holds a value, up to the sparse solver's tolerance for a row's
+  /// constant (the ends of a required interval come out of reductions, with their rounding).
+  ///
+  /// - Complexity: O(1).
+  static func isFeasible(_ low: Double, _ high: Double) -> Bool {
+    low - high <= valueTolerance * max(1, abs(low), abs(high))
+  }
+
+  /// Whether the required bounds of `variable` leave it a value, with the constants of some
+  /// bounds replaced (`replacing` gives a slot's new constant, or nil to keep it).
+  ///
+  /// - Complexity: O(bounds of the variable).
+  func requiredBoundsHold(for variable: Int32, replacing: (Int) -> Double?) -> Bool {
+    var low = -Double.infinity
+    var high = Double.infinity
+    var slot = first[Int(variable)]
+    while slot >= 0 {
+      let bound = bounds[Int(slot)]
+      if bound.priority.isRequired {
+        Self.narrow(
+          &low, &high, coefficient: bound.coefficient,
+          constant: replacing(Int(slot)) ?? bound.constant, relation: bound.relation)
+      }
+      slot = next[Int(slot)]
+    }
+    return Self.isFeasible(low, high)
   }
 
   // MARK: - Narrowing

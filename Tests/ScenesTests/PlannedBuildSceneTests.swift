@@ -80,13 +80,17 @@ struct PlannedBuildSceneTests {
       #expect(plan.reducedConstraintCount > optional / 3)
       #expect(plan.statistics.rows == 0, "\(plan.statistics)")
     case .dynamicForm:
-      // Its required inequalities take the blocks they reach to the tableau, as written.
+      // Its required inequalities are reduced too, but its wrapping rows compete over shared
+      // widths: one component the tableau solves.
       #expect(plan.reducedConstraintCount > optional / 3)
       #expect(plan.statistics.rows < sparse.statistics.rows, "\(plan.statistics)")
     default:
-      // Its spacers' equal widths are blocks of several equalities: nothing is written out
-      // through them.
-      #expect(plan.reducedConstraintCount == 0)
+      // Its spacers' equal widths are blocks of several equalities, written out; with the
+      // root's width fixed, each row's inequalities and size preferences are bounds on its
+      // buttons' width. Nothing is left for the tableau.
+      #expect(plan.reducedConstraintCount > optional / 3)
+      #expect(plan.boundedVariableCount > optional / 4)
+      #expect(plan.statistics.rows == 0, "\(plan.statistics)")
     }
     for id in 0..<engine.solverVariableCapacity {
       let x = plan.value(of: Variable(id)), y = sparse.value(of: Variable(id))
