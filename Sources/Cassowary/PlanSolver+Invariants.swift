@@ -8,7 +8,8 @@ extension PlanSolver {
   ///   sparse solver says;
   /// - no block waits for evaluation;
   /// - a bound is where ``places`` says, over a bounded variable that nothing in the sparse
-  ///   solver mentions and that reads the optimum of its bounds;
+  ///   solver mentions, whose required bounds leave it a value, and that reads the optimum of
+  ///   its bounds;
   /// - a reduced constraint is where ``places`` says, the blocks it was written out through are
   ///   determined, and it reads as the constraint as written does.
   ///
@@ -126,6 +127,9 @@ extension PlanSolver {
       }
       if determined.step(determining: Int32(variable)) != nil {
         problems.append("v\(variable) is both bounded and determined")
+      }
+      if !bounds.requiredBoundsHold(for: Int32(variable), replacing: { _ in nil }) {
+        problems.append("v\(variable)'s required bounds leave it no value")
       }
       var scratch: [VariableBounds.Key] = []
       let optimum = bounds.optimum(of: Int32(variable), scratch: &scratch)

@@ -62,9 +62,15 @@ extension PlanSolver {
             break
           }
         }
+        // A required inequality is reduced only where that leaves it no longer than written (or
+        // of two terms): one written out longer (a column's tops, each through the row above's
+        // bottom) would fill the tableau in where the blocks it reaches cost less
+        // (dynamic-form: 18 times the cells), and it decides feasibility there all the same.
         guard
           isWritten && !sum.variables.isEmpty
             && sum.variables.count <= DeterminedDefinitions.cap
+            && (!entry.priority.isRequired
+              || sum.variables.count <= max(Int(entry.termCount), 2))
         else {
           refused.append(index)
           continue
