@@ -144,7 +144,6 @@ extension PlanSolver {
 
     // The sparse solver's batch: the entries neither determined nor bounds, in the order
     // given, over the same terms.
-
     var rest = ConstraintBatch()
     rest.terms = batch.terms
     let reducedTermStart = Int32(rest.terms.count)

@@ -128,7 +128,7 @@ extension PlanSolver {
       if determined.step(determining: Int32(variable)) != nil {
         problems.append("v\(variable) is both bounded and determined")
       }
-      if !bounds.requiredBoundsHold(for: Int32(variable), replacing: { _ in nil }) {
+      if !bounds.requiredBoundsHold(for: Int32(variable)) {
         problems.append("v\(variable)'s required bounds leave it no value")
       }
       var scratch: [VariableBounds.Key] = []

@@ -21,10 +21,10 @@ extension PlanSolver {
   }
 
   /// Writes out the constraints of `batch` that may be reduced (`reducible`, by entry: optional
-  /// constraints and required inequalities) that mention a
-  /// variable a block not `reached` determines, so that the block can stay determined: each
-  /// such variable is replaced by its definition over the tableau's variables. A constraint
-  /// whose definitions are not written out (a block of several equalities, a long chain) or
+  /// constraints and required inequalities) that mention a variable a block not `reached`
+  /// determines, so that the block can stay determined: each such variable is replaced by its
+  /// definition over the tableau's variables. A constraint whose definitions are not written
+  /// out (a long chain), a required one that would come out longer than written, or
   /// that would be left with no variable reaches its blocks instead, which the tableau then
   /// takes; as that changes what the others are written over, the rest are written out again,
   /// until none is refused.
@@ -64,8 +64,8 @@ extension PlanSolver {
         }
         // A required inequality is reduced only where that leaves it no longer than written (or
         // of two terms): one written out longer (a column's tops, each through the row above's
-        // bottom) would fill the tableau in where the blocks it reaches cost less
-        // (dynamic-form: 18 times the cells), and it decides feasibility there all the same.
+        // bottom) would fill the tableau in where the blocks it reaches cost less, and it
+        // decides feasibility there all the same.
         guard
           isWritten && !sum.variables.isEmpty
             && sum.variables.count <= DeterminedDefinitions.cap
@@ -176,15 +176,24 @@ extension PlanSolver {
   mutating func updateReducedConstants() {
     // Every constant is read at the same values first: changing one in the sparse solver
     // moves its values.
-    // Taken out of the solver and put back emptied, to keep its room: a resize moves them all.
+    withReducedConstantUpdates { solver, updates in
+      solver.collectReducedConstantUpdates(into: &updates)
+      solver.applyReducedConstantUpdates(updates)
+    }
+  }
+
+  /// Runs `body` with the list of reduced constant updates, empty, taken out of the solver
+  /// and put back emptied after, to keep its room: a resize moves them all.
+  mutating func withReducedConstantUpdates<Result>(
+    _ body: (inout PlanSolver, inout [(row: Int, constant: Double)]) -> Result
+  ) -> Result {
     var updates: [(row: Int, constant: Double)] = []
     swap(&updates, &reducedConstantUpdates)
     defer {
       updates.removeAll(keepingCapacity: true)
       swap(&updates, &reducedConstantUpdates)
     }
-    collectReducedConstantUpdates(into: &updates)
-    applyReducedConstantUpdates(updates)
+    return body(&self, &updates)
   }
 
   /// Appends to `updates` each live reduced constraint whose constant, read at the values

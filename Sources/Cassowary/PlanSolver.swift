@@ -213,8 +213,12 @@ public struct PlanSolver: LayoutSolver {
       let row = Int(bounds.bounds[slot].reduced)
       let variable = bounds.bounds[slot].variable
       if bounds.bounds[slot].priority.isRequired {
-        let held = constant + (row >= 0 ? reduced.rows[row].offset : 0)
-        if !bounds.requiredBoundsHold(for: variable, replacing: { $0 == slot ? held : nil }) {
+        // Tried in place, and set back.
+        let old = bounds.bounds[slot].constant
+        bounds.bounds[slot].constant = constant + (row >= 0 ? reduced.rows[row].offset : 0)
+        let holds = bounds.requiredBoundsHold(for: variable)
+        bounds.bounds[slot].constant = old
+        if !holds {
           // Refused as the sparse solver refuses it, from the constraints as written.
           try withSnapshot { solver throws(SolverError) in
             try solver.unbind(CollectionOfOne(variable))
@@ -290,14 +294,13 @@ public struct PlanSolver: LayoutSolver {
     determined.plan.constants[k] = constant
     state.enqueue(block)
     bringValuesUpToDate()
-    var updates: [(row: Int, constant: Double)] = []
-    swap(&updates, &reducedConstantUpdates)
-    defer {
-      updates.removeAll(keepingCapacity: true)
-      swap(&updates, &reducedConstantUpdates)
+    let holds = withReducedConstantUpdates { solver, updates in
+      solver.collectReducedConstantUpdates(into: &updates)
+      guard solver.requiredBoundsHold(after: &updates) else { return false }
+      solver.applyReducedConstantUpdates(updates)
+      return true
     }
-    collectReducedConstantUpdates(into: &updates)
-    if !requiredBoundsHold(after: updates) {
+    guard holds else {
       determined.plan.constants[k] = old
       state.enqueue(block)
       bringValuesUpToDate()
@@ -307,25 +310,28 @@ public struct PlanSolver: LayoutSolver {
       settle()
       return
     }
-    applyReducedConstantUpdates(updates)
     offsetsStale = false
     settle()
   }
 
-  /// Whether every required bound that `updates` moves leaves its variable a value.
+  /// Whether every required bound that `updates` moves leaves its variable a value: the new
+  /// constants are tried in place and set back (`updates` is as it was after).
   ///
   /// - Complexity: O(updates + bounds of their variables).
-  func requiredBoundsHold(after updates: [(row: Int, constant: Double)]) -> Bool {
-    var slotUpdates: [Int: Double] = [:]
-    var variables: [Int32] = []
-    for (row, constant) in updates {
-      let slot = Int(reduced.rows[row].boundSlot)
-      guard slot >= 0 && bounds.bounds[slot].priority.isRequired else { continue }
-      slotUpdates[slot] = constant
-      variables.append(bounds.bounds[slot].variable)
+  mutating func requiredBoundsHold(after updates: inout [(row: Int, constant: Double)]) -> Bool {
+    func exchange(_ updates: inout [(row: Int, constant: Double)]) {
+      for index in updates.indices {
+        let slot = Int(reduced.rows[updates[index].row].boundSlot)
+        guard slot >= 0 && bounds.bounds[slot].priority.isRequired else { continue }
+        swap(&bounds.bounds[slot].constant, &updates[index].constant)
+      }
     }
-    return variables.allSatisfy { variable in
-      bounds.requiredBoundsHold(for: variable, replacing: { slotUpdates[$0] })
+    exchange(&updates)
+    defer { exchange(&updates) }
+    return updates.allSatisfy { update in
+      let slot = Int(reduced.rows[update.row].boundSlot)
+      return slot < 0 || !bounds.bounds[slot].priority.isRequired
+        || bounds.requiredBoundsHold(for: bounds.bounds[slot].variable)
     }
   }
 

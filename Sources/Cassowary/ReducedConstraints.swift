@@ -45,9 +45,9 @@ struct ReducedConstraints {
   /// Whether each block of the plan feeds a reduced constraint: determines a variable one
   /// mentions, or a variable such a block reads, directly or not.
   var isFeeding: [Bool] = []
-  /// Whether each block feeds a required reduced constraint (a required bound): a new
-  /// constant of its equalities may leave the bound's variable no value, which must be
-  /// refused when it is set (empty when none does).
+  /// Whether each block feeds a required reduced constraint: a new constant of its equalities
+  /// may leave the system no solution, which must be refused when it is set (empty when no
+  /// block does).
   var isFeedingRequired: [Bool] = []
   /// How many rows are live.
   private(set) var liveCount = 0

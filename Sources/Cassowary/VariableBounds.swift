@@ -8,7 +8,7 @@
 /// solver's error, the amount by which it is violated, summed within a priority level, levels
 /// compared in order; a required one is an inequality, and the required bounds are the first
 /// level, which leaves the interval where all hold (never empty: an operation that would empty
-/// it is refused, ``requiredBoundsHold(for:replacing:)``). Required bounds come only from a
+/// it is refused, ``requiredBoundsHold(for:)``). Required bounds come only from a
 /// build. A variable is *bounded* from a build until something else mentions it (a constraint
 /// over it and another variable, a new required one, an edit, a promoted equality): its bounds
 /// then go to the sparse solver as written (``PlanSolver/unbind(_:)``).
@@ -185,11 +185,10 @@ struct VariableBounds {
     low - high <= valueTolerance * max(1, abs(low), abs(high))
   }
 
-  /// Whether the required bounds of `variable` leave it a value, with the constants of some
-  /// bounds replaced (`replacing` gives a slot's new constant, or nil to keep it).
+  /// Whether the required bounds of `variable` leave it a value.
   ///
   /// - Complexity: O(bounds of the variable).
-  func requiredBoundsHold(for variable: Int32, replacing: (Int) -> Double?) -> Bool {
+  func requiredBoundsHold(for variable: Int32) -> Bool {
     var low = -Double.infinity
     var high = Double.infinity
     var slot = first[Int(variable)]
@@ -198,7 +197,7 @@ struct VariableBounds {
       if bound.priority.isRequired {
         Self.narrow(
           &low, &high, coefficient: bound.coefficient,
-          constant: replacing(Int(slot)) ?? bound.constant, relation: bound.relation)
+          constant: bound.constant, relation: bound.relation)
       }
       slot = next[Int(slot)]
     }
