@@ -109,16 +109,11 @@ struct VariableBounds {
     stale.append(variable)
   }
 
-  /// Moves the variables marked stale, each once and in the order marked, into `taken` (its
-  /// contents replaced) and empties the list. The two buffers are swapped, not copied, so a
-  /// steady state allocates nothing (returning the list would share its buffer, and emptying
-  /// it would then allocate a new one).
-  ///
-  /// - Complexity: O(stale variables).
-  mutating func takeStale(into taken: inout [Int32]) {
-    taken.removeAll(keepingCapacity: true)
-    swap(&stale, &taken)
-    for variable in taken { isStale[Int(variable)] = false }
+  /// The variables marked stale, each once, in the order marked; the list is emptied.
+  mutating func takeStale() -> [Int32] {
+    defer { stale.removeAll(keepingCapacity: true) }
+    for variable in stale { isStale[Int(variable)] = false }
+    return stale
   }
 
   /// Removes the bound in `slot` from its variable's list and frees the slot.
