@@ -15,7 +15,9 @@ extension PlanSolver {
   /// - Complexity: O(*k* log *k*) for *k* bounds of each.
   mutating func narrowStaleBounds() {
     guard !bounds.stale.isEmpty else { return }
-    for variable in bounds.takeStale() where bounds.contains(variable) {
+    bounds.takeStale(into: &staleBounds)
+    for index in staleBounds.indices where bounds.contains(staleBounds[index]) {
+      let variable = staleBounds[index]
       let value = bounds.optimum(of: variable, scratch: &boundScratch)
       state.set(variable, value, readers: determined)
     }

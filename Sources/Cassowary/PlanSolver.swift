@@ -44,6 +44,8 @@ public struct PlanSolver: LayoutSolver {
   var bounds = VariableBounds()
   /// The narrowing's scratch list.
   var boundScratch: [VariableBounds.Key] = []
+  /// The bounded variables being narrowed again (``narrowStaleBounds()``), kept for its buffer.
+  var staleBounds: [Int32] = []
   /// Whether an equality the reduced constraints were written out through changed or went:
   /// they go back as written before the values are next brought up to date.
   var restorePending = false
@@ -488,7 +490,7 @@ public struct PlanSolver: LayoutSolver {
       + state.isDirty.capacity
       + state.dirty.capacity * 4 + state.isQueued.capacity + state.queue.capacity * 4
       + places.capacity * MemoryLayout<ConstraintPlace>.stride + reduced.bytes + bounds.bytes
-      + boundScratch.capacity * MemoryLayout<VariableBounds.Key>.stride
+      + boundScratch.capacity * MemoryLayout<VariableBounds.Key>.stride + staleBounds.capacity * 4
       + reportedChanges.capacity * MemoryLayout<(Int32, Double)>.stride
       + reducedConstantUpdates.capacity * MemoryLayout<(row: Int, constant: Double)>.stride
     return figures

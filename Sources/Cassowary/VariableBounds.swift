@@ -109,11 +109,18 @@ struct VariableBounds {
     stale.append(variable)
   }
 
-  /// The variables marked stale, each once, in the order marked; the list is emptied.
-  mutating func takeStale() -> [Int32] {
-    defer { stale.removeAll(keepingCapacity: true) }
-    for variable in stale { isStale[Int(variable)] = false }
-    return stale
+  /// Copies the variables marked stale, each once and in the order marked, into `taken` (its
+  /// contents replaced) and empties the list. Both keep their buffers, so a steady state
+  /// allocates nothing: returning the list would share its buffer, and emptying it would then
+  /// allocate a new one; swapping the two would leave the list with the scratch's smaller
+  /// buffer, to grow again on the next pass that marks every bound (a teardown).
+  ///
+  /// - Complexity: O(stale variables).
+  mutating func takeStale(into taken: inout [Int32]) {
+    taken.removeAll(keepingCapacity: true)
+    taken.append(contentsOf: stale)
+    stale.removeAll(keepingCapacity: true)
+    for variable in taken { isStale[Int(variable)] = false }
   }
 
   /// Removes the bound in `slot` from its variable's list and frees the slot.

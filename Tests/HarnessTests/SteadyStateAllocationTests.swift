@@ -51,9 +51,11 @@ import Testing
   /// (a stack view's new spacing edits its constraints in place).
   @Test(
     .enabled(if: isOptimized, "allocation-free only when optimized: swift test -c release"),
-    arguments: SceneKind.allCases)
-  func sceneResizesAndConstantChangesDoNotAllocate(kind: SceneKind) throws {
-    let scene = try Scene(kind, views: 200)
+    arguments: SceneKind.allCases, [SolverStrategy.plan, .sparse])
+  func sceneResizesAndConstantChangesDoNotAllocate(
+    kind: SceneKind, solver: SolverStrategy
+  ) throws {
+    let scene = try Scene(kind, views: 200, solver: solver)
     scene.layOut()
     for operation in [SceneOperation.resize, .constantChange] where scene.supports(operation) {
       func repeatOperation(_ count: Int) -> UInt64 {
@@ -68,7 +70,8 @@ import Testing
       let short = repeatOperation(10)
       let long = repeatOperation(30)
       let perOperation = long > short ? Double(long - short) / 20 : 0
-      #expect(perOperation == 0, "\(kind) \(operation): \(perOperation) bytes per operation")
+      #expect(
+        perOperation == 0, "\(kind) \(solver) \(operation): \(perOperation) bytes per operation")
     }
   }
 }
