@@ -85,6 +85,12 @@ struct Run: ParsableCommand {
             + "without --callgrind")
         throw ExitCode(64)
       }
+      // Made now: massif writes the snapshots where nothing reports a failure.
+      do {
+        try OutputFile.prepare(heapSnapshots + "/" + "snapshot.massif")
+      } catch {
+        throw BenchFailure("bench run: --heap-snapshots", error)
+      }
       configuration.heapSnapshotDirectory = heapSnapshots
       configuration.rounds = 1
     }

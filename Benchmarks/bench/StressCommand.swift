@@ -75,6 +75,14 @@ struct Stress: ParsableCommand {
       printError("bench stress: \(error.message)")
       throw ExitCode(64)
     }
+    if let directory = configuration.heapSnapshotDirectory {
+      // Made now: the snapshots are written where nothing reports a failure, minutes in.
+      do {
+        try OutputFile.prepare(directory + "/" + HeapSnapshot.firstLayoutName + ".heap")
+      } catch {
+        throw BenchFailure("bench stress: --heap-snapshots", error)
+      }
+    }
     ensureDeterministicHashing()
     let runner = StressRunner(configuration: configuration)
     // The trace goes to TRACE.partial, every line a checked write, renamed when the run ends.

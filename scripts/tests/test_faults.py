@@ -25,6 +25,7 @@ import tempfile
 import threading
 import time
 import unittest
+import unittest.mock
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BENCH = os.path.abspath(os.environ.get("BENCH") or os.path.join(REPO, ".build", "debug", "bench"))
@@ -912,6 +913,45 @@ class StressSolverTests(BenchTestCase):
     def test_kiwi_is_not_exact(self):
         result = self.bench_command(["stress", "--solver", "kiwi"], timeout=30)
         self.assertStatus(result, 64, "exact")
+
+
+class HeapSnapshotDirectoryTests(BenchTestCase):
+    """14b. `bench stress --heap-snapshots DIR` makes DIR, or refuses before the run."""
+
+    def setUp(self):
+        super().setUp()
+        # Every allocation sampled, as scripts/heap-diff wants; the binary reads it at start.
+        patcher = unittest.mock.patch.dict(os.environ,
+                                           {"MALLOC_CONF": "prof:true,lg_prof_sample:0"})
+        patcher.start()
+        self.addCleanup(patcher.stop)
+
+    STRESS = ["stress", "--scene", "flat", "--views", "20", "--operations", "20", "--solver",
+              "sparse"]
+
+    def test_a_missing_directory_is_made(self):
+        directory = os.path.join(self.temp_dir(), "new", "snapshots")
+        result = self.bench_command(self.STRESS + ["--heap-snapshots", directory], timeout=60)
+        if result.status == 64 and "jemalloc profiling" in result.stderr:
+            self.skipTest("this jemalloc does not profile")
+        self.assertStatus(result, 0)
+        for name in ("first-layout.heap", "after-undo.heap"):
+            path = os.path.join(directory, name)
+            self.assertTrue(os.path.isfile(path), f"no {path}:" + result.describe())
+
+    def test_a_directory_under_a_file_is_refused_before_the_run(self):
+        root = self.temp_dir()
+        blocker = os.path.join(root, "file")
+        open(blocker, "w").close()
+        directory = os.path.join(blocker, "snapshots")
+        result = self.bench_command(self.STRESS + ["--heap-snapshots", directory], timeout=30)
+        if result.status == 64 and "jemalloc profiling" in result.stderr:
+            self.skipTest("this jemalloc does not profile")
+        self.assertIn(result.status, (64, 74), "expected a usage or I/O failure:"
+                      + result.describe())
+        self.assertIn("--heap-snapshots", result.stderr, result.describe())
+        self.assertIn(directory, result.stderr, result.describe())
+        self.assertNotIn("operations:", result.stdout, "the run went ahead:" + result.describe())
 
 
 class DefaultPathTests(BenchTestCase):
