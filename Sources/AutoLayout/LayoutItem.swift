@@ -23,8 +23,12 @@ open class LayoutItem {
   /// Gives back the room the item's lists grew beyond their contents, as a solve from scratch
   /// does for the solver (see ``LayoutEngine/solveFromScratch()``). Overrides add their lists.
   func compactLists() {
-    changeActiveConstraints { $0.shrinkToFreshCapacity() }
-    changeReferringConstraints { $0.shrinkToFreshCapacity() }
+    changeActiveConstraints {
+      $0.shrinkToAppendedCapacity(firstRoom: ListGrowth.constraintListFirstRoom)
+    }
+    changeReferringConstraints {
+      $0.shrinkToAppendedCapacity(firstRoom: ListGrowth.constraintListFirstRoom)
+    }
   }
 
   // The two lists are changed out of place: moved out of their property (leaving it empty,
@@ -157,26 +161,6 @@ func address(of object: AnyObject) -> String {
 }
 
 extension Array {
-  /// Gives back the room growth left beyond the power of two that appending the elements one
-  /// by one would have reached (an empty list frees its storage): a list that grew while
-  /// elements came and went then holds what a list built afresh would.
-  ///
-  /// - Complexity: O(count) when it shrinks, O(1) otherwise.
-  mutating func shrinkToFreshCapacity() {
-    guard count > 0 else {
-      if capacity > 0 { self = [] }
-      return
-    }
-    let fresh = 1 << (Int.bitWidth - (count - 1).leadingZeroBitCount)
-    guard capacity > fresh else { return }
-    var smaller: [Element] = []
-    smaller.reserveCapacity(fresh)
-    smaller.append(contentsOf: self)
-    self = smaller
-  }
-}
-
-extension Array {
   /// Moves the elements into storage for `room` elements (at least their count) when the
   /// storage holds more than a quarter over that: what a table grew to while ids came and went
   /// goes, and storage already sized exactly, which the allocator rounds up to its size class by
@@ -192,14 +176,15 @@ extension Array {
     self = exact
   }
 
-  /// Appends `element` and returns its index. An empty list gets room for four: an item's
-  /// lists hold four or more constraints as a rule (its edges and size), and growing from one
-  /// element copies the list three times on the way.
+  /// Appends `element` and returns its index. An empty list gets room for
+  /// ``ListGrowth/constraintListFirstRoom``: an item's lists hold four or more constraints as a
+  /// rule (its edges and size), and growing from one element copies the list three times on
+  /// the way.
   ///
   /// - Complexity: O(1), amortized.
   @inline(__always)
   mutating func appendReturningIndex(_ element: Element) -> Int {
-    if capacity == 0 { reserveCapacity(4) }
+    if capacity == 0 { reserveCapacity(ListGrowth.constraintListFirstRoom) }
     append(element)
     return count - 1
   }

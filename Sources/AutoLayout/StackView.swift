@@ -124,8 +124,8 @@ open class StackView: View {
 
   override func compactLists() {
     super.compactLists()
-    arrangedSubviews.shrinkToFreshCapacity()
-    gapGuides.shrinkToFreshCapacity()
+    arrangedSubviews.shrinkToAppendedCapacity()
+    gapGuides.shrinkToAppendedCapacity()
   }
 
   /// Adds `view` at the end of the arranged views (and as a subview if it is not one).

@@ -152,11 +152,18 @@ open class View: LayoutItem {
 
   override func compactLists() {
     super.compactLists()
-    changeSubviews { $0.shrinkToFreshCapacity() }
-    rareProperties?.layoutGuides.shrinkToFreshCapacity()
+    changeSubviews { $0.shrinkToAppendedCapacity() }
+    rareProperties?.layoutGuides.shrinkToAppendedCapacity()
     // A box made by an edit since undone (a list changed in place makes one) goes.
     if rareProperties?.isAtDefaults == true { rareProperties = nil }
-    if dirtySubviews.isEmpty { changeDirtySubviews { $0.shrinkToFreshCapacity() } }
+    // The dirty list is a layout pass's scratch: it gets room for every subview, as a first
+    // layout (which marks them all) leaves it, whatever the passes before marked. Freed here,
+    // it would take the room of whatever the next pass marks, and so the state after a solve
+    // from scratch would depend on which values it moved (equally good solutions differ).
+    if dirtySubviews.isEmpty {
+      let subviewCount = storedSubviews.count
+      changeDirtySubviews { $0.makeEmpty(withAppendedCapacityFor: subviewCount) }
+    }
   }
 
   override func didEnterEngine() { markSystemConstraintsDirty() }

@@ -1,4 +1,5 @@
 import AutoLayout
+import Cassowary
 import Harness
 import Scenes
 import Testing
@@ -94,5 +95,70 @@ import Testing
     scene.layOut()
     let held = try Self.bytesHeld(scene, by: Self.guideBurst)
     #expect(held <= 0, "\(held) bytes still held after the guides were removed")
+  }
+
+  /// A root with two containers, each the first item of 17 constraints (its edges, and the
+  /// leading edges of 13 labels in it): 17 references hold 18 places appended one by one
+  /// (320 bytes with jemalloc), where room for the next power of two, 32, holds 38 (640).
+  static func twoContainers(_ solver: SolverStrategy) -> (root: View, containers: [View]) {
+    let root = View(frame: Rect(x: 0, y: 0, width: 375, height: 667))
+    root.preferredSolver = solver
+    var containers: [View] = []
+    for index in 0..<2 {
+      let container = View()
+      container.translatesAutoresizingMaskIntoConstraints = false
+      root.addSubview(container)
+      var constraints = [
+        container.leadingAnchor.constraint(equalTo: root.leadingAnchor),
+        container.trailingAnchor.constraint(equalTo: root.trailingAnchor),
+        container.topAnchor.constraint(equalTo: root.topAnchor, constant: Double(300 * index)),
+        container.heightAnchor.constraint(equalToConstant: 300),
+      ]
+      for row in 0..<13 {
+        let label = Label("Row \(row)")
+        label.translatesAutoresizingMaskIntoConstraints = false
+        container.addSubview(label)
+        constraints += [
+          container.leadingAnchor.constraint(equalTo: label.leadingAnchor, constant: -8),
+          label.topAnchor.constraint(equalTo: root.topAnchor, constant: Double(20 * row)),
+        ]
+      }
+      LayoutConstraint.activate(constraints)
+      containers.append(container)
+    }
+    root.layoutIfNeeded()
+    return (root, containers)
+  }
+
+  /// Refers to `container` from `count` more constraints, one at a time, each laid out; then
+  /// drops them, lays out and solves from scratch, as `bench stress` undoes a run.
+  static func referenceBurst(_ root: View, _ container: View, _ count: Int) throws {
+    var extras: [LayoutConstraint] = []
+    for index in 0..<count {
+      let extra = container.widthAnchor.constraint(
+        greaterThanOrEqualToConstant: Double(index))
+      extra.isActive = true
+      root.layoutIfNeeded()
+      extras.append(extra)
+    }
+    LayoutConstraint.deactivate(extras)
+    extras = []
+    root.layoutIfNeeded()
+    try root.layoutEngine!.solveFromScratch()
+    root.layoutIfNeeded()
+  }
+
+  @Test(arguments: SolverStrategy.exact)
+  func listsThatGrewAndShrankHoldWhatAFirstLayoutLeft(solver: SolverStrategy) throws {
+    let (root, containers) = Self.twoContainers(solver)
+    try root.layoutEngine!.solveFromScratch()
+    root.layoutIfNeeded()
+    // The first container's burst meets every type and path once; the second's is measured
+    // from its first layout's lists.
+    try Self.referenceBurst(root, containers[0], 8)
+    let meter = AllocationMeter()
+    try Self.referenceBurst(root, containers[1], 8)
+    let held = meter.stop().netBytes
+    #expect(held <= 0, "\(solver): \(held) bytes still held after the references went")
   }
 }

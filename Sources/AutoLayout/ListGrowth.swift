@@ -1,0 +1,110 @@
+import Synchronization
+
+/// The capacities an item's list (its constraints, subviews, arranged views, dirty subviews)
+/// passes through as elements are appended to it one by one, as the standard library grows an
+/// array and the allocator rounds each buffer up to its size class.
+///
+/// A solve from scratch gives back what a list grew to while elements came and went
+/// (``LayoutItem/compactLists()``): it leaves the list with the capacity that appending its
+/// elements to an empty list would have given it, the room a first layout of the same
+/// constraints leaves. A rounder guess (the next power of two) is wrong both ways under a
+/// size-class allocator: 17 constraint references appended hold 18 places (320 bytes with
+/// jemalloc), while room for 32 is 38 places (640 bytes), so a list shrunk to the power of two
+/// would hold twice a first layout's bytes.
+enum ListGrowth {
+  /// The room an empty list of an item's constraints gets at its first append
+  /// (`Array.appendReturningIndex(_:)`).
+  static let constraintListFirstRoom = 4
+
+  /// The capacity of a list of `count` elements of type `element` built by appending them one
+  /// by one to an empty list, whose first append reserved `firstRoom` places (`Array.append`
+  /// reserves 1); 0 for no elements.
+  ///
+  /// The sizes the allocator gives are learned once per element size, by reserving and
+  /// freeing a buffer of each capacity on the way (a few small allocations the first time
+  /// a count is reached in the process).
+  ///
+  /// - Complexity: O(log `count`) the first time a count is reached, O(log log `count`)
+  ///   after that (a binary search of the capacities learned), with a lock taken.
+  static func appendedCapacity<Element>(
+    of element: Element.Type, count: Int, firstRoom: Int
+  ) -> Int {
+    guard count > 0 else { return 0 }
+    let key = Key(
+      stride: MemoryLayout<Element>.stride, alignment: MemoryLayout<Element>.alignment,
+      firstRoom: firstRoom)
+    return learned.withLock { chains in
+      var chain = chains[key] ?? []
+      if chain.last.map({ $0 < count }) ?? true {
+        if chain.isEmpty { chain.append(reservedCapacity(of: element, firstRoom)) }
+        while chain[chain.count - 1] < count {
+          // The standard library's growth for an append to a full buffer: twice its capacity.
+          let last = chain[chain.count - 1]
+          chain.append(reservedCapacity(of: element, Swift.max(last + 1, 2 * last)))
+        }
+        chains[key] = chain
+      }
+      var low = 0
+      var high = chain.count - 1
+      while low < high {
+        let middle = (low + high) / 2
+        if chain[middle] < count { low = middle + 1 } else { high = middle }
+      }
+      return chain[low]
+    }
+  }
+
+  /// The capacity a buffer reserved for `room` elements gets: `room` rounded up to what the
+  /// allocator's size class holds.
+  private static func reservedCapacity<Element>(of element: Element.Type, _ room: Int) -> Int {
+    var probe: [Element] = []
+    probe.reserveCapacity(room)
+    return probe.capacity
+  }
+
+  /// What a chain of capacities depends on.
+  private struct Key: Hashable {
+    var stride: Int
+    var alignment: Int
+    var firstRoom: Int
+  }
+
+  /// The capacities learned so far, in increasing order, by element size and first room.
+  private static let learned = Mutex<[Key: [Int]]>([:])
+}
+
+extension Array {
+  /// Gives back the room growth left beyond what appending the elements one by one would have
+  /// reached, from a first append that reserved `firstRoom` places
+  /// (``ListGrowth/appendedCapacity(of:count:firstRoom:)``); an empty list frees its storage. A
+  /// list that grew while elements came and went then holds what a list built afresh would.
+  ///
+  /// - Complexity: O(count) when it shrinks, O(log count) otherwise.
+  mutating func shrinkToAppendedCapacity(firstRoom: Int = 1) {
+    guard count > 0 else {
+      if capacity > 0 { self = [] }
+      return
+    }
+    let appended = ListGrowth.appendedCapacity(of: Element.self, count: count, firstRoom: firstRoom)
+    guard capacity > appended else { return }
+    var smaller: [Element] = []
+    smaller.reserveCapacity(appended)
+    smaller.append(contentsOf: self)
+    self = smaller
+  }
+
+  /// Empties the list and gives it the capacity that appending `count` elements to an empty
+  /// list would (``ListGrowth/appendedCapacity(of:count:firstRoom:)``, from a first room of 1);
+  /// no storage for 0.
+  ///
+  /// - Complexity: O(count) when the storage changes, O(log `count`) otherwise.
+  mutating func makeEmpty(withAppendedCapacityFor count: Int) {
+    let appended = ListGrowth.appendedCapacity(of: Element.self, count: count, firstRoom: 1)
+    guard capacity != appended else {
+      removeAll(keepingCapacity: true)
+      return
+    }
+    self = []
+    if appended > 0 { reserveCapacity(appended) }
+  }
+}
