@@ -12,8 +12,9 @@ struct Bench: ParsableCommand {
     commandName: "bench",
     abstract: "Benchmark and stress harness for LayoutBench's Auto Layout solvers.",
     discussion: """
-      Builds generated view trees of 100 to 10,000+ views, solves them with the sparse-tableau \
-      solver and the dense baseline, and reports time, allocations and memory per phase.
+      Builds generated view trees of 100 to 10,000+ views, solves them with the plan-first \
+      solver (the default), the sparse-tableau solver it is checked against and the dense \
+      baseline, and reports time, allocations and memory per phase.
       """ + "\n\n" + ExitStatus.table,
     version:
       "LayoutBench bench \(benchVersion) (results schema \(ResultsDocument.currentSchemaVersion))",

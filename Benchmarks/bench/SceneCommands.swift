@@ -79,8 +79,11 @@ struct Solve: ParsableCommand {
 
   @Argument(help: "The file; - or /dev/stdin for standard input.")
   var file: String
-  @Option(help: "The solver strategy (see `bench solvers`).")
-  var solver: SolverStrategy = .sparse
+  @Option(
+    help: ArgumentHelp(
+      "The solver strategy (see `bench solvers`; default: \(SolverStrategy.default)).",
+      valueName: "solver"))
+  var solver: SolverStrategy?
   @Flag(
     help: """
       Solve in two parts: what the required equalities determine, block by block with no \
@@ -89,12 +92,13 @@ struct Solve: ParsableCommand {
   var byBlocks = false
 
   func validate() throws {
-    if byBlocks && solver != .sparse {
+    if byBlocks, let solver, solver != .sparse {
       throw ValidationError("--by-blocks uses the sparse solver for its second part")
     }
   }
 
   func run() throws {
+    let solver = solver ?? .default
     try requireAvailable([solver], command: "solve")
     // Standard input and any readable file (a pipe, /dev/null) are read the same way, so the
     // same text gives the same answer whichever way it comes.

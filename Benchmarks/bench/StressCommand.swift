@@ -33,7 +33,7 @@ struct Stress: ParsableCommand {
       valueName: "solver"),
     completion: .list(SolverStrategy.exact.map(\.name)),
     transform: exactStrategy)
-  var solver: SolverStrategy = .sparse
+  var solver: SolverStrategy = .default
   @Option(help: "The seed of the scene and of the operations.")
   var seed: UInt64 = 1
   @Option(help: "Stop after this many operations (default 1000 without --seconds).")

@@ -496,10 +496,10 @@ open class View: LayoutItem {
   /// The engine of the tree this view is in, if one has been made.
   public var layoutEngine: LayoutEngine? { rootView.engineStorage }
 
-  /// The solver a root view's engine uses. Changing it on a root with an engine moves every
-  /// constraint to a new engine of that kind.
+  /// The solver a root view's engine uses (``SolverStrategy/default`` unless set). Changing it
+  /// on a root with an engine moves every constraint to a new engine of that kind.
   public var preferredSolver: SolverStrategy {
-    get { rareProperties?.preferredSolver ?? .sparse }
+    get { rareProperties?.preferredSolver ?? .default }
     set {
       let oldValue = preferredSolver
       rare.preferredSolver = newValue

@@ -673,10 +673,12 @@ struct ConstraintPlace: Equatable {
 }
 
 extension SolverStrategy {
-  /// ``PlanSolver``: required equalities evaluated by a plan, the rest in a sparse tableau.
+  /// ``PlanSolver``: required equalities evaluated by a plan, the rest in a sparse tableau; the
+  /// default (``SolverStrategy/default``).
   public static let plan = SolverStrategy(
     name: "plan",
-    summary: "required equalities evaluated as a plan, only what competes in a sparse tableau",
+    summary:
+      "required equalities evaluated as a plan, only what competes in a sparse tableau; the default",
     capabilities: [.incrementalUpdates, .inPlaceConstants, .lexicographicPriorities],
     make: { PlanSolver() })
 }

@@ -94,6 +94,12 @@ extension SolverStrategy {
     $0.capabilities.isSuperset(of: [.lexicographicPriorities, .inPlaceConstants])
   }
 
+  /// The strategy used where none is named: the model's engines (``preferredSolver`` of a
+  /// root view), scenes, `bench solve` and `bench stress`. The plan-first solver, which gives
+  /// the sparse solver's values and refusals; ``sparse`` stays the reference it is checked
+  /// against.
+  public static let `default`: SolverStrategy = .plan
+
   /// The strategy in ``all`` named `name`, if any.
   ///
   /// - Complexity: O(strategies).

@@ -64,10 +64,11 @@ public struct SparseSolver: LayoutSolver {
 }
 
 extension SolverStrategy {
-  /// ``SparseSolver``: the optimized solver, and the default.
+  /// ``SparseSolver``: the optimized tableau solver, and the reference the default is checked
+  /// against.
   public static let sparse = SolverStrategy(
     name: "sparse",
-    summary: "Cassowary on a sparse tableau (rows as written, a column index); the default",
+    summary: "Cassowary on a sparse tableau (rows as written, a column index); the reference",
     capabilities: [.incrementalUpdates, .inPlaceConstants, .lexicographicPriorities],
     make: { SparseSolver() })
 }

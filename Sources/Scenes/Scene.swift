@@ -55,7 +55,7 @@ public final class Scene {
   /// until the root is laid out.
   public init(
     _ kind: SceneKind, views: Int, seed: UInt64 = 1, variant: String? = nil,
-    solver: SolverStrategy = .sparse
+    solver: SolverStrategy = .default
   ) throws(SceneError) {
     guard views >= 1 else { throw SceneError(description: "a scene needs at least 1 view") }
     let chosen = variant ?? kind.variants[0]

@@ -55,7 +55,8 @@ import Testing
   ])
   func catchesACorruptedSolver(fault: CorruptedSolver.Fault) throws {
     var configuration = StressConfiguration(
-      kind: .chain, views: 40, seed: 7, operations: 300, checkEvery: 50)
+      kind: .chain, views: 40, solver: .sparse, seed: 7, operations: 300, checkEvery: 50)
+    // The corrupted solver wraps the sparse one, which the reproduce line names.
     configuration.makeSolver = { CorruptedSolver(fault: fault, armedAfter: 400) }
     let report = try StressRunner(configuration: configuration).run()
     let violation = try #require(report.violation)

@@ -50,7 +50,7 @@ public struct StressConfiguration {
 
   /// A configuration with the command line's defaults: 1,000 operations, checks every 100.
   public init(
-    kind: SceneKind, variant: String? = nil, views: Int = 100, solver: SolverStrategy = .sparse,
+    kind: SceneKind, variant: String? = nil, views: Int = 100, solver: SolverStrategy = .default,
     seed: UInt64 = 1, operations: Int? = 1000, seconds: Double? = nil, checkEvery: Int = 100
   ) {
     self.kind = kind

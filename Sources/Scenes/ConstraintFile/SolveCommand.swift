@@ -19,12 +19,15 @@ extension ConstraintFile {
   ///
   /// - Precondition: `strategy.isAvailable`.
   public static func solve(
-    text: String, file: String, solver strategy: SolverStrategy = .sparse,
+    text: String, file: String, solver strategy: SolverStrategy = .default,
     denseMemoryBudget: Int = DenseTableau.defaultMemoryBudget
   ) -> SolveResult {
     solving(text: text, file: file) { system in
-      // Our two solvers concrete (specialized), any other behind the protocol.
-      if strategy == .sparse {
+      // Our own solvers concrete (specialized), any other behind the protocol.
+      if strategy == .plan {
+        var solver = PlanSolver()
+        return try system.solve(with: &solver, file: file)
+      } else if strategy == .sparse {
         var solver = SparseSolver()
         return try system.solve(with: &solver, file: file)
       } else if strategy == .dense {
