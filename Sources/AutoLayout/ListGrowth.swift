@@ -34,23 +34,31 @@ enum ListGrowth {
       stride: MemoryLayout<Element>.stride, alignment: MemoryLayout<Element>.alignment,
       firstRoom: firstRoom)
     return learned.withLock { chains in
-      var chain = chains[key] ?? []
-      if chain.last.map({ $0 < count }) ?? true {
-        if chain.isEmpty { chain.append(reservedCapacity(of: element, firstRoom)) }
-        while chain[chain.count - 1] < count {
-          // The standard library's growth for an append to a full buffer: twice its capacity.
-          let last = chain[chain.count - 1]
-          chain.append(reservedCapacity(of: element, Swift.max(last + 1, 2 * last)))
+      // A few element sizes at most: a linear search, cheaper than hashing the key, as a solve
+      // from scratch asks once per list.
+      let index = chains.firstIndex { $0.key == key } ?? chains.endIndex
+      if index == chains.endIndex {
+        var chain: [Int] = []
+        chain.reserveCapacity(Self.longestChain)
+        chain.append(reservedCapacity(of: element, firstRoom))
+        chains.append((key, chain))
+      }
+      while chains[index].chain[chains[index].chain.count - 1] < count {
+        // The standard library's growth for an append to a full buffer: twice its capacity.
+        // The chain has room for every doubling, so learning a count allocates nothing that
+        // stays (a measure of bytes held must not see the table grow).
+        let last = chains[index].chain[chains[index].chain.count - 1]
+        chains[index].chain.append(reservedCapacity(of: element, Swift.max(last + 1, 2 * last)))
+      }
+      return chains[index].chain.withUnsafeBufferPointer { chain in
+        var low = 0
+        var high = chain.count - 1
+        while low < high {
+          let middle = (low + high) / 2
+          if chain[middle] < count { low = middle + 1 } else { high = middle }
         }
-        chains[key] = chain
+        return chain[low]
       }
-      var low = 0
-      var high = chain.count - 1
-      while low < high {
-        let middle = (low + high) / 2
-        if chain[middle] < count { low = middle + 1 } else { high = middle }
-      }
-      return chain[low]
     }
   }
 
@@ -63,14 +71,23 @@ enum ListGrowth {
   }
 
   /// What a chain of capacities depends on.
-  private struct Key: Hashable {
+  private struct Key: Equatable {
     var stride: Int
     var alignment: Int
     var firstRoom: Int
   }
 
-  /// The capacities learned so far, in increasing order, by element size and first room.
-  private static let learned = Mutex<[Key: [Int]]>([:])
+  /// The most capacities a chain can hold: one per doubling of an `Int` count.
+  private static let longestChain = Int.bitWidth
+
+  /// The capacities learned so far, in increasing order, by element size and first room; room
+  /// for more element sizes than the model has list types, reserved once.
+  private static let learned = Mutex<[(key: Key, chain: [Int])]>(
+    {
+      var chains: [(key: Key, chain: [Int])] = []
+      chains.reserveCapacity(16)
+      return chains
+    }())
 }
 
 extension Array {
@@ -85,6 +102,8 @@ extension Array {
       if capacity > 0 { self = [] }
       return
     }
+    // No room beyond the elements: nothing to give back, and no need to look the capacity up.
+    guard capacity > count else { return }
     let appended = ListGrowth.appendedCapacity(of: Element.self, count: count, firstRoom: firstRoom)
     guard capacity > appended else { return }
     var smaller: [Element] = []
