@@ -24,7 +24,16 @@ extension LayoutEngine {
   ) {
     constraint.isHeldBroken = true
     var set = others.keys.sorted().compactMap { id -> LayoutConstraint? in
-      installed[Int(id.rawValue)]
+      switch installed[Int(id.rawValue)] {
+      case .constraint(let constraint)?: return constraint
+      case .contentSize(let owner)?:
+        // Content-size rows are optional and so never conflict; described should one come.
+        let view = owner.takeUnretainedValue()
+        return view.contentSizeRows.axis(ofGrowthRow: id.rawValue).flatMap {
+          view.contentSizeConstraint($0)
+        }
+      case nil: return nil
+      }
     }
     set.removeAll { $0 === constraint }
     set.append(constraint)

@@ -1,7 +1,7 @@
 import Cassowary
 
-/// The tables a ``LayoutEngine`` changes on every install: the installed constraints by solver
-/// id, and the adds not yet given to the solver.
+/// The tables a ``LayoutEngine`` changes on every install: the owners of the installed solver
+/// rows by solver id, and the adds not yet given to the solver.
 ///
 /// The engine keeps them in memory of its own, reached through a pointer it owns, rather than as
 /// stored properties: each access to a class's stored property that the compiler cannot prove
@@ -11,8 +11,9 @@ import Cassowary
 /// while another access to the same table is under way (a pending list is swapped out before
 /// the solver, and through it a log handler, is called).
 struct EngineTables {
-  /// Installed constraints by solver id (ids given back are reused lowest first).
-  var installed = IDTable<LayoutConstraint>()
+  /// What each installed solver row belongs to, by solver id (ids given back are reused lowest
+  /// first).
+  var installed = IDTable<RowOwner>()
   /// The rows of the constraints installed but not yet given to the solver: those installed
   /// inside a batch, and, until anything first asks the solver, every one (see
   /// `LayoutEngine.holdsFirstLayout`). They go in one ``LayoutSolver/add(contentsOf:)`` at the
@@ -21,7 +22,18 @@ struct EngineTables {
   /// layout is one build whose work the solver plans rather than one add at a time in the
   /// order the views asked.
   var pendingAdds = ConstraintBatch()
-  /// The constraint each of ``pendingAdds`` belongs to (a content-size constraint's two rows
-  /// both name it).
-  var pendingOwners: [LayoutConstraint] = []
+  /// What each of ``pendingAdds`` belongs to.
+  var pendingOwners: [RowOwner] = []
+}
+
+/// What an installed solver row belongs to: a client's or the model's ``LayoutConstraint``, or
+/// a row the engine makes and owns with no constraint object behind it.
+enum RowOwner {
+  /// A constraint, installed under its ``LayoutConstraint/solverID``.
+  case constraint(LayoutConstraint)
+  /// One of a view's content-size rows (see ``ContentSizeRows``), which the engine makes in the
+  /// update pass and a ``LayoutConstraint`` stands for only when someone asks. Unowned: a
+  /// view's rows are removed before it leaves the engine's tree (and a root's engine goes
+  /// with the root).
+  case contentSize(Unmanaged<View>)
 }

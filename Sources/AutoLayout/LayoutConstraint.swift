@@ -13,15 +13,19 @@ public final class LayoutConstraint {
   ///
   /// The two system kinds carry no data of their own: their first item is the view that made
   /// them, and they read its autoresizing mask or content priorities from it (see
-  /// ``systemView``), which keeps the constraint in jemalloc's 112-byte class.
+  /// ``systemView``), which keeps the constraint in jemalloc's 112-byte class. A content-size
+  /// constraint is never installed: the engine holds the view's content-size rows itself
+  /// (``ContentSizeRows``), and one of these is made only to describe them when asked.
   enum Kind: UInt8 {
     /// Made by a client, or by the model with an identifier (margins, stack views).
     case standard
     /// From `translatesAutoresizingMaskIntoConstraints`, described with the view's mask (in
     /// UIKit's `h=… v=…` spelling).
     case autoresizingMask
-    /// From the intrinsic content size: growth is penalized at the view's hugging priority and
-    /// shrinkage at its compression resistance priority.
+    /// Stands for a view's content-size rows on one axis: growth is penalized at the view's
+    /// hugging priority and shrinkage at its compression resistance priority. Its constant and
+    /// whether it is active are read from the view as they are now; it cannot be changed,
+    /// activated or deactivated (the view's intrinsic size and priorities decide).
     case contentSize
   }
 
@@ -39,8 +43,9 @@ public final class LayoutConstraint {
   /// What is added to the right side. Changing it on an active constraint updates the solver in
   /// place.
   public var constant: Double {
-    get { storedConstant }
+    get { kind == .contentSize ? contentSizeLength : storedConstant }
     set {
+      precondition(kind != .contentSize, contentSizeMisuse)
       guard newValue != storedConstant else { return }
       precondition(newValue.isFinite, LayoutError.notFinite(self, "constant", newValue).message)
       storedConstant = newValue
@@ -51,6 +56,7 @@ public final class LayoutConstraint {
   public var priority: LayoutPriority {
     get { storedPriority }
     set {
+      precondition(kind != .contentSize, contentSizeMisuse)
       precondition(newValue.isValid, LayoutError.invalidPriority(newValue).message)
       guard newValue != storedPriority else { return }
       storedPriority = newValue
@@ -93,8 +99,7 @@ public final class LayoutConstraint {
     private unowned(unsafe) let storedFirstItem: LayoutItem
     private unowned(unsafe) let storedSecondItem: LayoutItem?
   #endif
-  /// The engine the constraint is installed in, and its solver ids (the second only for
-  /// content-size constraints, which lower to two inequalities). The engine is unowned, not
+  /// The engine the constraint is installed in, and its solver id. The engine is unowned, not
   /// weak (see ``firstItem``): an engine that goes sets it to `nil`. Unchecked in release
   /// builds, as the items are: setting a checked unowned reference releases the old one inside
   /// the access, so every access to it would be checked for exclusivity at run time (some 80
@@ -114,7 +119,6 @@ public final class LayoutConstraint {
   /// Behind ``identifier`` (internal, as ``storedConstant`` is).
   var storedIdentifier: String?
   var solverID: Int32 = -1
-  var secondSolverID: Int32 = -1
   /// Where the constraint sits in its items' `activeConstraints` lists, for O(1) removal. This
   /// and the two below are 32-bit (a list of 2³¹ references would take 16 GiB), so they are
   /// stored from `Int` without a check.
@@ -267,8 +271,28 @@ public final class LayoutConstraint {
   /// common hierarchy (UIKit raises when there is none; so does this setter, with UIKit's
   /// message: use ``activateChecked(_:)`` to get the error instead).
   public var isActive: Bool {
-    get { active }
+    get { kind == .contentSize ? hasContentSizeRows : active }
     set { newValue ? Self.activate([self]) : Self.deactivate([self]) }
+  }
+
+  /// What a content-size constraint's view holds now: its rows' length, or the length when the
+  /// constraint was made once the view is gone.
+  private var contentSizeLength: Double {
+    guard !isFirstItemGone else { return storedConstant }
+    return systemView.contentSizeRows.length(firstAttribute == .width ? .horizontal : .vertical)
+  }
+
+  /// Whether a content-size constraint's view has its rows on the constraint's axis.
+  private var hasContentSizeRows: Bool {
+    guard !isFirstItemGone else { return false }
+    return systemView.contentSizeRows[firstAttribute == .width ? .horizontal : .vertical] != nil
+  }
+
+  /// Why a content-size constraint cannot be changed.
+  var contentSizeMisuse: String {
+    "\(self) stands for its view's intrinsic content size, which the view keeps up to date: "
+      + "change the view's content (and call invalidateIntrinsicContentSize()) or its content "
+      + "hugging and compression resistance priorities instead"
   }
 
   /// The same constraint at another priority, for chaining: `a.constraint(…).withPriority(250)`.
@@ -313,6 +337,7 @@ extension LayoutConstraint {
     var lastHost: UnsafeMutableRawPointer?
     var lastHostEngine: Unmanaged<LayoutEngine>?
     for index in constraints.indices where !constraints[index].active {
+      precondition(constraints[index].kind != .contentSize, constraints[index].contentSizeMisuse)
       let host = hosts[index]
       let hostEngine: Unmanaged<LayoutEngine>
       if host.toOpaque() == lastHost, let lastHostEngine {
@@ -337,7 +362,8 @@ extension LayoutConstraint {
   /// Deactivates every constraint in one solver batch.
   public static func deactivate(_ constraints: [LayoutConstraint]) {
     var engine: LayoutEngine?
-    for constraint in constraints where constraint.active {
+    for constraint in constraints where constraint.active || constraint.kind == .contentSize {
+      precondition(constraint.kind != .contentSize, constraint.contentSizeMisuse)
       if let installed = constraint.engine, installed !== engine {
         engine?.endBatch()
         engine = installed
@@ -427,7 +453,7 @@ extension LayoutConstraint: CustomStringConvertible {
     } else if !storedPriority.isRequired {
       parts.append("priority:\(formatG(Double(storedPriority.rawValue)))")
     }
-    parts.append("  (\(active ? "active" : "inactive"))>")
+    parts.append("  (\(isActive ? "active" : "inactive"))>")
     return parts.joined(separator: " ")
   }
 

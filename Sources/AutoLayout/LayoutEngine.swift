@@ -57,16 +57,16 @@ public final class LayoutEngine {
   /// intrinsic sizes the update pass adds. A plan that sees only part of it cannot leave free
   /// what a later part pins (a label's width, which its intrinsic size holds). A conflict is
   /// then recovered from, and logged, when the solver is first asked.
-  private var holdsFirstLayout = true
-  /// The installed constraints and the adds pending (see ``EngineTables``), reached through a
-  /// pointer the engine owns.
+  private(set) var holdsFirstLayout = true
+  /// The owners of the installed rows and the adds pending (see ``EngineTables``), reached
+  /// through a pointer the engine owns.
   let tables: UnsafeMutablePointer<EngineTables> = {
     let tables = UnsafeMutablePointer<EngineTables>.allocate(capacity: 1)
     tables.initialize(to: EngineTables())
     return tables
   }()
-  /// Installed constraints by solver id (ids given back are reused lowest first).
-  var installed: IDTable<LayoutConstraint> {
+  /// What each installed row belongs to, by solver id (ids given back are reused lowest first).
+  var installed: IDTable<RowOwner> {
     _read { yield tables.pointee.installed }
     _modify { yield &tables.pointee.installed }
   }
@@ -111,9 +111,9 @@ public final class LayoutEngine {
   }
   /// Whether there is a refusal: read on every install and removal, where comparing the
   /// optional error with nil copied it (some 150 instructions).
-  private var isRefused = false
+  private(set) var isRefused = false
   /// Whether the solver refused something, with every pending add given to it first.
-  private var hasRefused: Bool {
+  var hasRefused: Bool {
     flushPendingAdds()
     return isRefused
   }
@@ -137,7 +137,7 @@ public final class LayoutEngine {
 
   deinit {
     // Constraints hold their engine unowned (see `LayoutConstraint.engine`).
-    for constraint in installed.entries { constraint?.engine = nil }
+    for case .constraint(let constraint)? in installed.entries { constraint.engine = nil }
     tables.deinitialize(count: 1)
     tables.deallocate()
   }
@@ -161,11 +161,11 @@ public final class LayoutEngine {
     if let newIDs = installed.denseRenumbering() {
       try solver.solveFromScratch(renumbering: newIDs)
       for (id, entry) in installed.entries.enumerated() {
-        // A content-size constraint holds two ids: renumbered at its first.
-        guard let constraint = entry, constraint.solverID == Int32(id) else { continue }
-        constraint.solverID = newIDs[id]
-        if constraint.secondSolverID >= 0 {
-          constraint.secondSolverID = newIDs[Int(constraint.secondSolverID)]
+        switch entry {
+        case .constraint(let constraint)?: constraint.solverID = newIDs[id]
+        case .contentSize(let view)?:
+          view._withUnsafeGuaranteedRef { $0.contentSizeRows.renumber(Int32(id), to: newIDs[id]) }
+        case nil: continue
         }
       }
       installed.renumber(newIDs)
@@ -210,7 +210,7 @@ public final class LayoutEngine {
     guard !tables.pointee.pendingAdds.isEmpty else { return }
     // Taken out first: a conflict's log handler may ask the engine for something.
     var adds = ConstraintBatch()
-    var owners: [LayoutConstraint] = []
+    var owners: [RowOwner] = []
     swap(&adds, &tables.pointee.pendingAdds)
     swap(&owners, &tables.pointee.pendingOwners)
     let leading = isFirstLayout ? Self.rootWidthConstraints(in: owners) : []
@@ -225,10 +225,12 @@ public final class LayoutEngine {
         start = adds.count
       } catch {
         if refuses(error) { break }
+        // Only a required row fails, and only constraints make required rows.
         guard case .unsatisfiable(let failed, _, let others) = error,
-          let index = (start..<adds.count).first(where: { adds.id(at: $0) == failed })
+          let index = (start..<adds.count).first(where: { adds.id(at: $0) == failed }),
+          case .constraint(let constraint) = owners[index]
         else { preconditionFailure("\(error)") }
-        recover(breaking: owners[index], conflictingWith: others)
+        recover(breaking: constraint, conflictingWith: others)
         addOrFail(failed.rawValue, adds[index].at(Self.brokenPriority))
         start = index + 1
       }
@@ -262,11 +264,11 @@ public final class LayoutEngine {
   /// (a dynamic form's first layout measured dearer).
   ///
   /// - Complexity: O(*n*) for *n* owners.
-  static func rootWidthConstraints(in owners: [LayoutConstraint]) -> [Int] {
+  static func rootWidthConstraints(in owners: [RowOwner]) -> [Int] {
     var indices: [Int] = []
     for index in owners.indices {
-      let owner = owners[index]
-      guard owner.kind == .autoresizingMask, owner.firstAttribute.axis == .horizontal,
+      guard case .constraint(let owner) = owners[index], owner.kind == .autoresizingMask,
+        owner.firstAttribute.axis == .horizontal,
         let view = owner.firstItem as? View, view.superview == nil
       else { continue }
       indices.append(index)
@@ -355,7 +357,7 @@ public final class LayoutEngine {
   // MARK: Installing constraints
 
   private func allocateID(_ constraint: LayoutConstraint) -> Int32 {
-    installed.insert(constraint)
+    installed.insert(.constraint(constraint))
   }
 
   private func freeID(_ id: Int32) {
@@ -379,36 +381,9 @@ public final class LayoutEngine {
       expression = lower(constraint)
     }
     counters.constraintsAdded += 1
-    // A refused engine still lists the constraint under its ids (freed on removal), so that
+    // A refused engine still lists the constraint under its id (freed on removal), so that
     // every constraint whose `engine` is this one is in ``installed``, where `deinit` finds it;
     // it no longer gives it to the solver.
-    if constraint.kind == .contentSize {
-      let (hugging, resistance) = constraint.contentPriorities(of: constraint.systemView)
-      let growth = allocateID(constraint)
-      let shrinkage = allocateID(constraint)
-      constraint.solverID = growth
-      constraint.secondSolverID = shrinkage
-      guard !isRefused else { return }
-      if pending {
-        // The two rows share their terms in the batch.
-        tables.pointee.pendingAdds.endConstraint(
-          ConstraintID(growth), constant: loweredConstant(constraint),
-          relation: .lessThanOrEqual, priority: optional(hugging))
-        tables.pointee.pendingAdds.appendOverLastTerms(
-          ConstraintID(shrinkage), relation: .greaterThanOrEqual,
-          priority: optional(resistance))
-        tables.pointee.pendingOwners.append(constraint)
-        tables.pointee.pendingOwners.append(constraint)
-        return
-      }
-      let rows = (
-        Constraint(expression, .lessThanOrEqual, priority: optional(hugging)),
-        Constraint(expression, .greaterThanOrEqual, priority: optional(resistance))
-      )
-      addOrFail(growth, rows.0)
-      addOrFail(shrinkage, rows.1)
-      return
-    }
     let id = allocateID(constraint)
     constraint.solverID = id
     guard !isRefused else { return }
@@ -416,7 +391,7 @@ public final class LayoutEngine {
       tables.pointee.pendingAdds.endConstraint(
         ConstraintID(id), constant: loweredConstant(constraint), relation: constraint.relation,
         priority: constraint.storedPriority)
-      tables.pointee.pendingOwners.append(constraint)
+      tables.pointee.pendingOwners.append(.constraint(constraint))
       return
     }
     let lowered = Constraint(expression, constraint.relation, priority: constraint.storedPriority)
@@ -430,7 +405,7 @@ public final class LayoutEngine {
     }
   }
 
-  private func addOrFail(_ id: Int32, _ constraint: Constraint) {
+  func addOrFail(_ id: Int32, _ constraint: Constraint) {
     guard !isRefused else { return }
     do throws(SolverError) {
       try storedSolver.add(ConstraintID(id), constraint)
@@ -442,7 +417,7 @@ public final class LayoutEngine {
 
   /// Whether `error` is a refusal (for lack of memory, or a failure inside the solver), which is
   /// then kept in ``refusal``.
-  private func refuses(_ error: SolverError) -> Bool {
+  func refuses(_ error: SolverError) -> Bool {
     guard error.isRefusal else { return false }
     storedRefusal = storedRefusal ?? error
     return true
@@ -456,16 +431,14 @@ public final class LayoutEngine {
   func uninstall(_ constraint: LayoutConstraint) {
     precondition(constraint.engine === self, "constraint is not installed here")
     removeFromSolver(constraint.solverID)
-    removeFromSolver(constraint.secondSolverID)
     constraint.solverID = -1
-    constraint.secondSolverID = -1
     constraint.isHeldBroken = false
     constraint.engine = nil
     counters.constraintsRemoved += 1
     forEachItem(of: constraint) { release($0) }
   }
 
-  private func removeFromSolver(_ id: Int32) {
+  func removeFromSolver(_ id: Int32) {
     guard id >= 0 else { return }
     guard !hasRefused else { return freeID(id) }
     do throws(SolverError) {
@@ -479,9 +452,7 @@ public final class LayoutEngine {
   /// Applies a new constant in place.
   func constantDidChange(_ constraint: LayoutConstraint) {
     counters.constantsChanged += 1
-    let constant = loweredConstant(constraint)
-    setConstant(constant, of: constraint, solverID: constraint.solverID)
-    setConstant(constant, of: constraint, solverID: constraint.secondSolverID)
+    setConstant(loweredConstant(constraint), of: constraint, solverID: constraint.solverID)
   }
 
   /// Sets one solver row's constant; a required row that cannot take it is broken first.
@@ -503,17 +474,10 @@ public final class LayoutEngine {
     }
   }
 
-  /// Applies a new priority in place (for content-size constraints, new hugging and compression
-  /// resistance priorities).
+  /// Applies a new priority in place.
   func priorityDidChange(_ constraint: LayoutConstraint) {
     counters.prioritiesChanged += 1
     guard !hasRefused else { return }
-    if constraint.kind == .contentSize {
-      let (hugging, resistance) = constraint.contentPriorities(of: constraint.systemView)
-      setPriorityOrFail(constraint.solverID, optional(hugging))
-      setPriorityOrFail(constraint.secondSolverID, optional(resistance))
-      return
-    }
     let id = constraint.solverID
     let priority = constraint.storedPriority
     guard priority.isRequired else {
@@ -531,7 +495,7 @@ public final class LayoutEngine {
     }
   }
 
-  private func setPriorityOrFail(_ id: Int32, _ priority: LayoutPriority) {
+  func setPriorityOrFail(_ id: Int32, _ priority: LayoutPriority) {
     guard !hasRefused else { return }
     do throws(SolverError) {
       try solver.setPriority(ConstraintID(id), priority)
@@ -711,64 +675,103 @@ extension LayoutEngine {
   /// An installed constraint as the solver holds it: its solver rows (two for a content-size
   /// constraint) at their declared priorities, over the engine's variables.
   public struct LoweredConstraint {
-    /// The model's constraint.
+    /// The model's constraint (for a view's content-size rows, one made to describe them).
     public let constraint: LayoutConstraint
     /// The solver-level constraints (a broken constraint keeps its declared priority here).
     public let rows: [Constraint]
   }
 
-  /// Calls `body` with every installed constraint, in the order of their solver ids.
+  /// Calls `body` with every installed constraint, in the order of their solver ids. A view's
+  /// content-size rows on an axis come once, at the first, as a constraint made to describe
+  /// them (see ``View/constraintsAffectingLayout(for:)``).
   ///
   /// - Complexity: O(solver ids handed out).
   public func forEachInstalledConstraint(_ body: (LayoutConstraint) -> Void) {
-    // A content-size constraint holds two ids; it comes once, at its first.
     for (id, entry) in installed.entries.enumerated() {
-      guard let constraint = entry, constraint.solverID == Int32(id) else { continue }
-      body(constraint)
+      switch entry {
+      case .constraint(let constraint)?: body(constraint)
+      case .contentSize(let owner)?:
+        let view = owner.takeUnretainedValue()
+        guard let axis = view.contentSizeRows.axis(ofGrowthRow: Int32(id)),
+          let constraint = view.contentSizeConstraint(axis)
+        else { continue }
+        body(constraint)
+      case nil: continue
+      }
     }
   }
 
   /// Calls `body` with each solver-level row of every installed constraint, lowered afresh
-  /// from the model as in ``loweredConstraints()``, one at a time. Nothing is kept: the rows'
-  /// terms are built in one buffer reused from row to row, so a pass over a laid-out scene
-  /// allocates nothing once the buffer has grown, as long as `body` keeps no row.
+  /// from the model as in ``loweredConstraints()``, one at a time, and the constraint it comes
+  /// from: nil for a row the engine owns (a view's content size, never a required row).
+  /// Nothing is kept: the rows' terms are built in one buffer reused from row to row, so a pass
+  /// over a laid-out scene allocates nothing once the buffer has grown, as long as `body` keeps
+  /// no row.
   ///
-  /// - Complexity: O(installed constraints).
-  public func forEachLoweredRow(_ body: (LayoutConstraint, Constraint) -> Void) {
+  /// - Complexity: O(installed rows).
+  public func forEachLoweredRow(_ body: (LayoutConstraint?, Constraint) -> Void) {
     var terms: [Term] = []
     terms.reserveCapacity(8)
-    forEachInstalledConstraint { constraint in
-      appendLoweredTerms(constraint, to: &terms)
-      forEachRow(
-        of: constraint, LinearExpression(terms, constant: loweredConstant(constraint))
-      ) { body(constraint, $0) }
+    for (id, entry) in installed.entries.enumerated() {
+      switch entry {
+      case .constraint(let constraint)?:
+        appendLoweredTerms(constraint, to: &terms)
+        let expression = LinearExpression(terms, constant: loweredConstant(constraint))
+        body(constraint, Constraint(expression, constraint.relation, priority: constraint.priority))
+      case .contentSize(let owner)?:
+        let view = owner.takeUnretainedValue()
+        guard let axis = view.contentSizeRows.axis(ofGrowthRow: Int32(id)) else { continue }
+        terms.append(contentSizeTerm(of: view, axis))
+        let rows = contentSizeRows(of: view, axis, LinearExpression(terms, constant: 0))
+        body(nil, rows.growth)
+        body(nil, rows.shrinkage)
+      case nil: continue
+      }
       terms.removeAll(keepingCapacity: true)
     }
   }
 
-  /// Calls `body` with the solver-level rows of `constraint`, whose lowered expression is
-  /// `expression`: a content-size constraint's two inequalities at its hugging and compression
-  /// resistance, else one row at the declared priority (a broken constraint's too).
-  private func forEachRow(
-    of constraint: LayoutConstraint, _ expression: LinearExpression, _ body: (Constraint) -> Void
-  ) {
-    if constraint.kind == .contentSize {
-      let (hugging, resistance) = constraint.contentPriorities(of: constraint.systemView)
-      body(Constraint(expression, .lessThanOrEqual, priority: optional(hugging)))
-      body(Constraint(expression, .greaterThanOrEqual, priority: optional(resistance)))
-    } else {
-      body(Constraint(expression, constraint.relation, priority: constraint.priority))
-    }
+  /// The term a view's content-size rows on `axis` hold: its width or height.
+  private func contentSizeTerm(of view: View, _ axis: LayoutAttribute.Axis) -> Term {
+    Term(Variable(id: view.engineBlock + (axis == .horizontal ? 2 : 3)), 1)
+  }
+
+  /// A view's two content-size rows on `axis`, over `terms` (its ``contentSizeTerm(of:_:)``),
+  /// at its priorities now.
+  private func contentSizeRows(
+    of view: View, _ axis: LayoutAttribute.Axis, _ terms: LinearExpression
+  ) -> (growth: Constraint, shrinkage: Constraint) {
+    var expression = terms
+    expression.constant = -view.contentSizeRows.length(axis)
+    return (
+      Constraint(
+        expression, .lessThanOrEqual, priority: optional(view.contentHuggingPriority(for: axis))),
+      Constraint(
+        expression, .greaterThanOrEqual,
+        priority: optional(view.contentCompressionResistancePriority(for: axis)))
+    )
   }
 
   /// Every installed constraint, lowered, in the order of their solver ids.
   public func loweredConstraints() -> [LoweredConstraint] {
     var result: [LoweredConstraint] = []
     result.reserveCapacity(installed.entries.count)
-    forEachInstalledConstraint { constraint in
-      var rows: [Constraint] = []
-      forEachRow(of: constraint, lower(constraint)) { rows.append($0) }
-      result.append(LoweredConstraint(constraint: constraint, rows: rows))
+    for (id, entry) in installed.entries.enumerated() {
+      switch entry {
+      case .constraint(let constraint)?:
+        let row = Constraint(lower(constraint), constraint.relation, priority: constraint.priority)
+        result.append(LoweredConstraint(constraint: constraint, rows: [row]))
+      case .contentSize(let owner)?:
+        let view = owner.takeUnretainedValue()
+        guard let axis = view.contentSizeRows.axis(ofGrowthRow: Int32(id)),
+          let constraint = view.contentSizeConstraint(axis)
+        else { continue }
+        let rows = contentSizeRows(
+          of: view, axis, LinearExpression([contentSizeTerm(of: view, axis)], constant: 0))
+        result.append(
+          LoweredConstraint(constraint: constraint, rows: [rows.growth, rows.shrinkage]))
+      case nil: continue
+      }
     }
     return result
   }

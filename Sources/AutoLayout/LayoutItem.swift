@@ -20,6 +20,12 @@ open class LayoutItem {
 
   init() {}
 
+  /// Drops the variables an engine that went had given the item.
+  func forgetEngineVariables() {
+    engineBlock = -1
+    engineReferences = 0
+  }
+
   /// Gives back the room the item's lists grew beyond their contents, as a solve from scratch
   /// does for the solver (see ``LayoutEngine/solveFromScratch()``). Overrides add their lists.
   func compactLists() {

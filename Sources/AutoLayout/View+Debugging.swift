@@ -126,9 +126,15 @@ extension View {
   }
 
   /// The active constraints that refer to this view on `axis` (its own and those of the
-  /// constraints it takes part in), as UIKit's `constraintsAffectingLayout(for:)`.
+  /// constraints it takes part in), as UIKit's `constraintsAffectingLayout(for:)`. The
+  /// content-size constraint on `axis`, if the view has one, comes last, made for the asking
+  /// (the engine holds the rows, not a constraint object).
+  ///
+  /// - Complexity: O(active constraints on the view).
   public func constraintsAffectingLayout(for axis: LayoutAttribute.Axis) -> [LayoutConstraint] {
-    activeConstraints.filter { $0.firstAttribute.axis == axis }
+    var result = activeConstraints.filter { $0.firstAttribute.axis == axis }
+    if let contentSize = contentSizeConstraint(axis) { result.append(contentSize) }
+    return result
   }
 
   /// A dump of the view tree, one view a line, as UIKit's `_autolayoutTrace`: `•` marks the

@@ -11,19 +11,25 @@ extension View {
     markAncestorsForUpdatePass()
   }
 
-  /// Deactivates the autoresizing and content-size constraints, to be remade on the next update
-  /// pass (after the view moved to another tree).
-  func dropSystemConstraints() {
-    let dropped =
-      autoresizingConstraints + [contentWidthConstraint, contentHeightConstraint].compactMap { $0 }
-    for constraint in dropped where constraint.active {
+  /// Deactivates the autoresizing constraints and takes the content-size rows out of `engine`,
+  /// to be remade on the next update pass (the view is leaving `engine`'s tree).
+  func dropSystemConstraints(from engine: LayoutEngine) {
+    for constraint in autoresizingConstraints where constraint.active {
       constraint.engine?.uninstall(constraint)
       constraint.detach()
     }
     autoresizingConstraints.removeAll()
-    contentWidthConstraint = nil
-    contentHeightConstraint = nil
+    dropContentSize(.horizontal, from: engine)
+    dropContentSize(.vertical, from: engine)
     markSystemConstraintsDirty()
+  }
+
+  private func dropContentSize(_ axis: LayoutAttribute.Axis, from engine: LayoutEngine) {
+    guard let rows = contentSizeRows[axis] else { return }
+    if engine.ownsContentSizeRow(rows.growth, of: self) {
+      engine.uninstallContentSize(rows, of: self)
+    }
+    contentSizeRows[axis] = nil
   }
 
   /// Brings the autoresizing and content-size constraints up to date, changing constants in
@@ -83,50 +89,59 @@ extension View {
     contentPrioritiesDidChange(axis)
   }
 
-  /// Re-weights the content-size constraint on `axis`, which reads the view's new priorities.
+  /// Re-weights the content-size rows on `axis` to the view's new priorities.
   private func contentPrioritiesDidChange(_ axis: LayoutAttribute.Axis) {
-    guard let constraint = contentSizeConstraint(axis) else { return }
-    constraint.engine?.priorityDidChange(constraint)
+    guard let rows = contentSizeRows[axis], let engine = rootView.engineStorage,
+      engine.ownsContentSizeRow(rows.growth, of: self)
+    else { return }
+    engine.contentPrioritiesDidChange(of: self, axis, rows: rows)
   }
 
+  /// Brings the content-size rows on both axes up to date with ``intrinsicContentSize`` (none
+  /// when `wanted` is false): made, removed, or their length changed in place.
   private func updateContentSizeConstraints(_ engine: LayoutEngine, wanted: Bool) {
     let size = wanted ? intrinsicContentSize : Size(width: -1, height: -1)
-    for (index, axis) in LayoutAttribute.Axis.allCases.enumerated() {
-      let value = index == 0 ? size.width : size.height
-      let existing = contentSizeConstraint(axis)
-      guard value >= 0, value.isFinite else {
-        if let existing {
-          engine.uninstall(existing)
-          existing.detach()
-          setContentSizeConstraint(nil, axis)
-        }
-        continue
-      }
-      if let existing {
-        existing.constant = value
-        continue
-      }
-      let constraint = LayoutConstraint(
-        kind: .contentSize, self, index == 0 ? .width : .height, .equal, nil, .notAnAttribute,
-        multiplier: 0, constant: value)
-      setContentSizeConstraint(constraint, axis)
-      constraint.attach()
-      engine.install(constraint)
-    }
+    updateContentSize(engine, .horizontal, length: size.width)
+    updateContentSize(engine, .vertical, length: size.height)
   }
 
-  private func contentSizeConstraint(_ axis: LayoutAttribute.Axis) -> LayoutConstraint? {
-    axis == .horizontal ? contentWidthConstraint : contentHeightConstraint
-  }
-
-  private func setContentSizeConstraint(
-    _ constraint: LayoutConstraint?, _ axis: LayoutAttribute.Axis
+  private func updateContentSize(
+    _ engine: LayoutEngine, _ axis: LayoutAttribute.Axis, length: Double
   ) {
-    if axis == .horizontal {
-      contentWidthConstraint = constraint
-    } else {
-      contentHeightConstraint = constraint
+    var existing = contentSizeRows[axis]
+    // Ids kept from an engine that went with the view's old root name nothing here.
+    if let rows = existing, !engine.ownsContentSizeRow(rows.growth, of: self) {
+      contentSizeRows[axis] = nil
+      existing = nil
     }
+    guard length >= 0, length.isFinite else {
+      if let existing {
+        engine.uninstallContentSize(existing, of: self)
+        contentSizeRows[axis] = nil
+      }
+      return
+    }
+    if let existing {
+      guard length != contentSizeRows.length(axis) else { return }
+      contentSizeRows.setLength(length, axis)
+      engine.setContentSizeLength(length, of: existing)
+      return
+    }
+    contentSizeRows.setLength(length, axis)
+    contentSizeRows[axis] = engine.installContentSize(of: self, axis, length: length)
+  }
+
+  /// A constraint that stands for the view's content-size rows on `axis` (UIKit's
+  /// `NSContentSizeLayoutConstraint`), made for the asking: it reads the rows' length and
+  /// whether they are installed from the view as they are now, and describes the view's
+  /// priorities. Nil when the axis has no rows.
+  ///
+  /// - Complexity: O(1); allocates the constraint.
+  func contentSizeConstraint(_ axis: LayoutAttribute.Axis) -> LayoutConstraint? {
+    guard contentSizeRows[axis] != nil else { return nil }
+    return LayoutConstraint(
+      kind: .contentSize, self, axis == .horizontal ? .width : .height, .equal, nil,
+      .notAnAttribute, multiplier: 0, constant: contentSizeRows.length(axis))
   }
 
   // MARK: Autoresizing mask

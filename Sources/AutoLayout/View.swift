@@ -79,8 +79,9 @@ open class View: LayoutItem {
   /// is: found without walking up to the root (the pass knows it, and keeps it alive while it
   /// is set).
   var layoutPassEngine: Unmanaged<LayoutEngine>?
-  var contentWidthConstraint: LayoutConstraint?
-  var contentHeightConstraint: LayoutConstraint?
+  /// The content-size rows the engine holds for this view (no constraint objects: see
+  /// ``ContentSizeRows``).
+  var contentSizeRows = ContentSizeRows()
   var huggingPriorities = (
     horizontal: LayoutPriority.defaultLow, vertical: LayoutPriority.defaultLow
   )
@@ -403,7 +404,13 @@ open class View: LayoutItem {
   /// Inserts `view` among the subviews at `index`.
   public func insertSubview(_ view: View, at index: Int) {
     precondition(!isDescendant(of: view), "a view cannot be added to its own subtree")
-    if view.superview != nil { view.removeFromSuperview() }
+    if view.superview != nil {
+      view.removeFromSuperview()
+    } else if view.engineStorage == nil, view.engineBlock >= 0 || !view.storedSubviews.isEmpty {
+      // A root without an engine holds no row anywhere: what its subtree kept is from an
+      // engine that went with an old root. (A leaf that never had variables has nothing.)
+      view.forgetGoneEngine()
+    }
     let detachedEngine = view.engineStorage
     if detachedEngine != nil { view.uninstallSubtree(from: detachedEngine!) }
     view.engineStorage = nil
@@ -468,7 +475,7 @@ open class View: LayoutItem {
       if constraint.engine === engine { engine.uninstall(constraint) }
     }
     visitSubtree { view in
-      view.dropSystemConstraints()
+      view.dropSystemConstraints(from: engine)
     }
   }
 
@@ -481,10 +488,25 @@ open class View: LayoutItem {
     engine.endBatch()
   }
 
+  /// Forgets, across the subtree, the variables and content-size rows that an engine gave its
+  /// items before it went with the subtree's old root (the old root let go of the subtree
+  /// without taking them out), so that they are not taken for another engine's. Only for a
+  /// root without an engine, which holds none that are live.
+  ///
+  /// - Complexity: O(items in the subtree).
+  func forgetGoneEngine() {
+    visitSubtree { view in
+      view.forgetEngineVariables()
+      view.contentSizeRows = ContentSizeRows()
+      for guide in view.layoutGuides { guide.forgetEngineVariables() }
+    }
+  }
+
   /// The engine of this tree, made on first use (the view must be a root).
   func ensureEngine() -> LayoutEngine {
     if let engine = engineStorage { return engine }
     let engine = LayoutEngine(solverKind: preferredSolver)
+    forgetGoneEngine()
     engineStorage = engine
     if hasUninstalledConstraints {
       hasUninstalledConstraints = false
@@ -567,13 +589,20 @@ open class View: LayoutItem {
     guide.owner = nil
   }
 
-  /// The active constraints this view holds: those whose closest common ancestor is this view.
+  /// The active constraints this view holds: those whose closest common ancestor is this view,
+  /// and its own content-size constraints (made for the asking: see
+  /// ``constraintsAffectingLayout(for:)``).
+  ///
+  /// - Complexity: O(active constraints in the subtree × depth).
   public var constraints: [LayoutConstraint] {
     var result: [LayoutConstraint] = []
     forEachActiveConstraintInSubtree { item, constraint in
       if constraint.firstItem === item, (try? constraint.commonAncestor()) === self {
         result.append(constraint)
       }
+    }
+    for axis in LayoutAttribute.Axis.allCases {
+      if let contentSize = contentSizeConstraint(axis) { result.append(contentSize) }
     }
     return result
   }

@@ -35,7 +35,8 @@ enum StressChecks {
     let engine = world.engine
     var failure: String?
     engine.forEachLoweredRow { constraint, row in
-      guard failure == nil, row.priority.isRequired, !constraint.isBroken else { return }
+      guard failure == nil, row.priority.isRequired, let constraint, !constraint.isBroken
+      else { return }
       let residual = scaledResidual(of: row, values: engine.value(of:))
       if residual > tolerance {
         failure =
