@@ -276,13 +276,16 @@ public final class LayoutConstraint {
   }
 
   /// What a content-size constraint's view holds now: its rows' length, or the length when the
-  /// constraint was made once the view is gone.
+  /// constraint was made once the view is gone. Out of line, as ``hasContentSizeRows``.
+  @inline(never)
   private var contentSizeLength: Double {
     guard !isFirstItemGone else { return storedConstant }
     return systemView.contentSizeRows.length(firstAttribute == .width ? .horizontal : .vertical)
   }
 
-  /// Whether a content-size constraint's view has its rows on the constraint's axis.
+  /// Whether a content-size constraint's view has its rows on the constraint's axis. Out of
+  /// line, so that ``isActive`` stays a load and a compare where it is inlined.
+  @inline(never)
   private var hasContentSizeRows: Bool {
     guard !isFirstItemGone else { return false }
     return systemView.contentSizeRows[firstAttribute == .width ? .horizontal : .vertical] != nil

@@ -142,7 +142,7 @@ extension StackView {
     var arriving: [LayoutConstraint] = []
     for (spec, match) in zip(wanted, matched) {
       if let constraint = match {
-        if !constraint.isActive { arriving.append(constraint) }
+        if !constraint.active { arriving.append(constraint) }
         kept.append(constraint)
       } else {
         let constraint = makeConstraint(spec)
@@ -171,7 +171,7 @@ extension StackView {
   private func editInPlace(_ wanted: [Wanted]) -> Bool {
     guard wanted.count == storedArrangementConstraints.count else { return false }
     for (spec, constraint) in zip(wanted, storedArrangementConstraints) {
-      guard constraint.isActive, constraint.firstItem === spec.first,
+      guard constraint.active, constraint.firstItem === spec.first,
         constraint.secondItem === spec.second, constraint.firstAttribute == spec.firstAttribute,
         constraint.secondAttribute == spec.secondAttribute, constraint.relation == spec.relation,
         constraint.multiplier == spec.multiplier, constraint.storedIdentifier == spec.identifier

@@ -51,7 +51,7 @@ extension View {
     visitSubtree { view in
       let traits = view.traitCollection
       for (constraint, installation) in view.sizeClassConstraints
-      where constraint.isActive && !installation.isInstalled(for: traits) {
+      where constraint.active && !installation.isInstalled(for: traits) {
         leaving.append(constraint)
       }
     }
@@ -61,7 +61,7 @@ extension View {
     visitSubtree { view in
       let traits = view.traitCollection
       for (constraint, installation) in view.sizeClassConstraints
-      where !constraint.isActive && installation.isInstalled(for: traits)
+      where !constraint.active && installation.isInstalled(for: traits)
         && (try? constraint.commonAncestor()) != nil
       {
         arriving.append(constraint)

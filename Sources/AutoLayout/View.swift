@@ -495,11 +495,10 @@ open class View: LayoutItem {
   ///
   /// - Complexity: O(items in the subtree).
   func forgetGoneEngine() {
-    visitSubtree { view in
-      view.forgetEngineVariables()
-      view.contentSizeRows = ContentSizeRows()
-      for guide in view.layoutGuides { guide.forgetEngineVariables() }
-    }
+    forgetEngineVariables()
+    contentSizeRows = ContentSizeRows()
+    for guide in layoutGuides { guide.forgetEngineVariables() }
+    for subview in storedSubviews { subview.forgetGoneEngine() }
   }
 
   /// The engine of this tree, made on first use (the view must be a root).
