@@ -28,10 +28,7 @@ extension LayoutEngine {
       case .constraint(let constraint)?: return constraint
       case .contentSize(let owner)?:
         // Content-size rows are optional and so never conflict; described should one come.
-        let view = owner.takeUnretainedValue()
-        return view.contentSizeRows.axis(ofGrowthRow: id.rawValue).flatMap {
-          view.contentSizeConstraint($0)
-        }
+        return owner.takeUnretainedValue().contentSizeConstraint(growthRow: id.rawValue)
       case nil: return nil
       }
     }

@@ -47,9 +47,6 @@ struct ContentSizeRows {
     if axis == .horizontal { lengths.0 = length } else { lengths.1 = length }
   }
 
-  /// Whether the view has rows on some axis.
-  var isEmpty: Bool { ids.0 < 0 && ids.2 < 0 }
-
   /// The axis whose growth row has solver id `id`, if one has.
   ///
   /// - Complexity: O(1).

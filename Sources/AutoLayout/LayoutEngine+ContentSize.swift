@@ -21,24 +21,46 @@ extension LayoutEngine {
     // A refused engine still lists the rows (freed on removal); it no longer gives them to the
     // solver.
     guard !isRefused else { return (growth, shrinkage) }
-    let term = Term(Variable(id: view.engineBlock + (axis == .horizontal ? 2 : 3)), 1)
-    let hugging = optional(view.contentHuggingPriority(for: axis))
-    let resistance = optional(view.contentCompressionResistancePriority(for: axis))
+    let term = contentSizeTerm(of: view, axis)
     if batchDepth > 0 || holdsFirstLayout {
       // The two rows share their one term in the batch.
       tables.pointee.pendingAdds.appendTerm(term)
       tables.pointee.pendingAdds.endConstraint(
-        ConstraintID(growth), constant: -length, relation: .lessThanOrEqual, priority: hugging)
+        ConstraintID(growth), constant: -length, relation: .lessThanOrEqual,
+        priority: optional(view.contentHuggingPriority(for: axis)))
       tables.pointee.pendingAdds.appendOverLastTerms(
-        ConstraintID(shrinkage), relation: .greaterThanOrEqual, priority: resistance)
+        ConstraintID(shrinkage), relation: .greaterThanOrEqual,
+        priority: optional(view.contentCompressionResistancePriority(for: axis)))
       tables.pointee.pendingOwners.append(owner)
       tables.pointee.pendingOwners.append(owner)
       return (growth, shrinkage)
     }
-    let expression = LinearExpression([term], constant: -length)
-    addOrFail(growth, Constraint(expression, .lessThanOrEqual, priority: hugging))
-    addOrFail(shrinkage, Constraint(expression, .greaterThanOrEqual, priority: resistance))
+    let rows = contentSizeRows(of: view, axis, LinearExpression([term], constant: -length))
+    addOrFail(growth, rows.growth)
+    addOrFail(shrinkage, rows.shrinkage)
     return (growth, shrinkage)
+  }
+
+  /// The term a view's content-size rows on `axis` hold: its width or height.
+  func contentSizeTerm(of view: View, _ axis: LayoutAttribute.Axis) -> Term {
+    Term(Variable(id: view.engineBlock + (axis == .horizontal ? 2 : 3)), 1)
+  }
+
+  /// A view's two content-size rows on `axis`, over `terms` (its ``contentSizeTerm(of:_:)``),
+  /// holding the length the view records (``ContentSizeRows/length(_:)``) at its priorities
+  /// now.
+  func contentSizeRows(
+    of view: View, _ axis: LayoutAttribute.Axis, _ terms: LinearExpression
+  ) -> (growth: Constraint, shrinkage: Constraint) {
+    var expression = terms
+    expression.constant = -view.contentSizeRows.length(axis)
+    return (
+      Constraint(
+        expression, .lessThanOrEqual, priority: optional(view.contentHuggingPriority(for: axis))),
+      Constraint(
+        expression, .greaterThanOrEqual,
+        priority: optional(view.contentCompressionResistancePriority(for: axis)))
+    )
   }
 
   /// Removes the content-size rows `rows` of `view`. Counts as one constraint removed.

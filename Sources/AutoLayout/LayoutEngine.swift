@@ -692,9 +692,7 @@ extension LayoutEngine {
       case .constraint(let constraint)?: body(constraint)
       case .contentSize(let owner)?:
         let view = owner.takeUnretainedValue()
-        guard let axis = view.contentSizeRows.axis(ofGrowthRow: Int32(id)),
-          let constraint = view.contentSizeConstraint(axis)
-        else { continue }
+        guard let constraint = view.contentSizeConstraint(growthRow: Int32(id)) else { continue }
         body(constraint)
       case nil: continue
       }
@@ -729,27 +727,6 @@ extension LayoutEngine {
       }
       terms.removeAll(keepingCapacity: true)
     }
-  }
-
-  /// The term a view's content-size rows on `axis` hold: its width or height.
-  private func contentSizeTerm(of view: View, _ axis: LayoutAttribute.Axis) -> Term {
-    Term(Variable(id: view.engineBlock + (axis == .horizontal ? 2 : 3)), 1)
-  }
-
-  /// A view's two content-size rows on `axis`, over `terms` (its ``contentSizeTerm(of:_:)``),
-  /// at its priorities now.
-  private func contentSizeRows(
-    of view: View, _ axis: LayoutAttribute.Axis, _ terms: LinearExpression
-  ) -> (growth: Constraint, shrinkage: Constraint) {
-    var expression = terms
-    expression.constant = -view.contentSizeRows.length(axis)
-    return (
-      Constraint(
-        expression, .lessThanOrEqual, priority: optional(view.contentHuggingPriority(for: axis))),
-      Constraint(
-        expression, .greaterThanOrEqual,
-        priority: optional(view.contentCompressionResistancePriority(for: axis)))
-    )
   }
 
   /// Every installed constraint, lowered, in the order of their solver ids.

@@ -144,6 +144,14 @@ extension View {
       .notAnAttribute, multiplier: 0, constant: contentSizeRows.length(axis))
   }
 
+  /// ``contentSizeConstraint(_:)`` for the axis whose growth row has solver id `id`; nil for
+  /// any other id.
+  ///
+  /// - Complexity: O(1); allocates the constraint.
+  func contentSizeConstraint(growthRow id: Int32) -> LayoutConstraint? {
+    contentSizeRows.axis(ofGrowthRow: id).flatMap { contentSizeConstraint($0) }
+  }
+
   // MARK: Autoresizing mask
 
   /// The autoresizing constraints UIKit would make for this frame, mask and superview.
