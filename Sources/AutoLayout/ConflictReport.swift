@@ -29,6 +29,10 @@ extension LayoutEngine {
       case .contentSize(let owner)?:
         // Content-size rows are optional and so never conflict; described should one come.
         return owner.takeUnretainedValue().contentSizeConstraint(growthRow: id.rawValue)
+      case .guidePin(let owner)?:
+        let view = owner.takeUnretainedValue()
+        guard let (which, edge) = view.pinnedEdge(ofRow: id.rawValue) else { return nil }
+        return view.guidePinConstraint(which, edge: edge)
       case nil: return nil
       }
     }

@@ -36,4 +36,8 @@ enum RowOwner {
   /// view's rows are removed before it leaves the engine's tree (and a root's engine goes
   /// with the root).
   case contentSize(Unmanaged<View>)
+  /// One of the rows that pin a view's margins or safe-area guide inside its bounds (see
+  /// ``GuidePinRows``), which the engine makes with the guide. Unowned, as a content-size
+  /// row's: a view's pins are removed before it leaves the engine's tree.
+  case guidePin(Unmanaged<View>)
 }

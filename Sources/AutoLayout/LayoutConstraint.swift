@@ -27,7 +27,16 @@ public final class LayoutConstraint {
     /// whether it is active are read from the view as they are now; it cannot be changed,
     /// activated or deactivated (the view's intrinsic size and priorities decide).
     case contentSize
+    /// Stands for one of the rows that pin a view's margins or safe-area guide inside its
+    /// bounds (``GuidePinRows``), as UIKit's `UIView-leftMargin-guide-constraint`. Its constant
+    /// and whether it is active are read from the view as they are now; it cannot be changed,
+    /// activated or deactivated (the view's insets decide, and the guide's life).
+    case guidePin
   }
+
+  /// Whether the constraint only describes rows the engine owns (``Kind/contentSize``,
+  /// ``Kind/guidePin``), made for the asking.
+  var describesEngineRows: Bool { kind == .contentSize || kind == .guidePin }
 
   /// The item on the left side; `nil` once the item is gone.
   ///
@@ -43,9 +52,9 @@ public final class LayoutConstraint {
   /// What is added to the right side. Changing it on an active constraint updates the solver in
   /// place.
   public var constant: Double {
-    get { kind == .contentSize ? contentSizeLength : storedConstant }
+    get { describesEngineRows ? describedConstant : storedConstant }
     set {
-      precondition(kind != .contentSize, contentSizeMisuse)
+      precondition(!describesEngineRows, engineRowsMisuse)
       guard newValue != storedConstant else { return }
       precondition(newValue.isFinite, LayoutError.notFinite(self, "constant", newValue).message)
       storedConstant = newValue
@@ -56,7 +65,7 @@ public final class LayoutConstraint {
   public var priority: LayoutPriority {
     get { storedPriority }
     set {
-      precondition(kind != .contentSize, contentSizeMisuse)
+      precondition(!describesEngineRows, engineRowsMisuse)
       precondition(newValue.isValid, LayoutError.invalidPriority(newValue).message)
       guard newValue != storedPriority else { return }
       storedPriority = newValue
@@ -169,7 +178,7 @@ public final class LayoutConstraint {
   /// ``Kind/contentSize``): its first item. Read only while that item is there (an installed
   /// constraint's items are, since the engine keeps them).
   var systemView: View {
-    assert(kind != .standard, "not a system constraint")
+    assert(kind == .autoresizingMask || kind == .contentSize, "not a system constraint")
     return unsafeDowncast(storedFirstItem, to: View.self)
   }
 
@@ -271,31 +280,58 @@ public final class LayoutConstraint {
   /// common hierarchy (UIKit raises when there is none; so does this setter, with UIKit's
   /// message: use ``activateChecked(_:)`` to get the error instead).
   public var isActive: Bool {
-    get { kind == .contentSize ? hasContentSizeRows : active }
+    get { describesEngineRows ? hasDescribedRows : active }
     set { newValue ? Self.activate([self]) : Self.deactivate([self]) }
   }
 
-  /// What a content-size constraint's view holds now: its rows' length, or the length when the
-  /// constraint was made once the view is gone. Out of line, as ``hasContentSizeRows``.
+  /// What the rows a described constraint stands for hold now: a content-size constraint's
+  /// length, or a pin's constant; once its view or guide is gone, the constant it was made
+  /// with. Out of line, as ``hasDescribedRows``.
   @inline(never)
-  private var contentSizeLength: Double {
-    guard !isFirstItemGone else { return storedConstant }
-    return systemView.contentSizeRows.length(firstAttribute == .width ? .horizontal : .vertical)
+  private var describedConstant: Double {
+    guard !isFirstItemGone, !isSecondItemGone else { return storedConstant }
+    if kind == .contentSize {
+      return systemView.contentSizeRows.length(
+        firstAttribute == .width ? .horizontal : .vertical)
+    }
+    guard let (view, which, edge) = pinnedEdge else { return storedConstant }
+    return view.guidePinConstant(which, edge)
   }
 
-  /// Whether a content-size constraint's view has its rows on the constraint's axis. Out of
-  /// line, so that ``isActive`` stays a load and a compare where it is inlined.
+  /// Whether the rows a described constraint stands for are there: a content-size
+  /// constraint's view has rows on its axis, or a pin's view still has its guide. Out of line,
+  /// so that ``isActive`` stays a load and a compare where it is inlined.
   @inline(never)
-  private var hasContentSizeRows: Bool {
-    guard !isFirstItemGone else { return false }
-    return systemView.contentSizeRows[firstAttribute == .width ? .horizontal : .vertical] != nil
+  private var hasDescribedRows: Bool {
+    guard !isFirstItemGone, !isSecondItemGone else { return false }
+    if kind == .contentSize {
+      return systemView.contentSizeRows[firstAttribute == .width ? .horizontal : .vertical] != nil
+    }
+    return pinnedEdge != nil
   }
 
-  /// Why a content-size constraint cannot be changed.
-  var contentSizeMisuse: String {
-    "\(self) stands for its view's intrinsic content size, which the view keeps up to date: "
-      + "change the view's content (and call invalidateIntrinsicContentSize()) or its content "
-      + "hugging and compression resistance priorities instead"
+  /// A pin's view, which of its guides it pins and on which edge; nil once the view no longer
+  /// has the guide. Only for a ``Kind/guidePin`` constraint whose items are there.
+  private var pinnedEdge: (View, PinnedGuide, Int)? {
+    // The guide is the first item on the left and top edges, the view on the others.
+    let edge = GuidePinRows.edges.firstIndex(of: firstAttribute)!
+    let (viewItem, guide) =
+      edge < 2 ? (storedSecondItem!, storedFirstItem) : (storedFirstItem, storedSecondItem!)
+    let view = unsafeDowncast(viewItem, to: View.self)
+    for which in PinnedGuide.allCases where view.pinnedGuide(which) === guide {
+      return (view, which, edge)
+    }
+    return nil
+  }
+
+  /// Why a described constraint cannot be changed.
+  var engineRowsMisuse: String {
+    kind == .guidePin
+      ? "\(self) pins its view's margins or safe-area guide, which the view keeps up to date: "
+        + "change the view's layoutMargins or safeAreaInsets instead"
+      : "\(self) stands for its view's intrinsic content size, which the view keeps up to date: "
+        + "change the view's content (and call invalidateIntrinsicContentSize()) or its content "
+        + "hugging and compression resistance priorities instead"
   }
 
   /// The same constraint at another priority, for chaining: `a.constraint(…).withPriority(250)`.
@@ -340,7 +376,7 @@ extension LayoutConstraint {
     var lastHost: UnsafeMutableRawPointer?
     var lastHostEngine: Unmanaged<LayoutEngine>?
     for index in constraints.indices where !constraints[index].active {
-      precondition(constraints[index].kind != .contentSize, constraints[index].contentSizeMisuse)
+      precondition(!constraints[index].describesEngineRows, constraints[index].engineRowsMisuse)
       let host = hosts[index]
       let hostEngine: Unmanaged<LayoutEngine>
       if host.toOpaque() == lastHost, let lastHostEngine {
@@ -365,8 +401,8 @@ extension LayoutConstraint {
   /// Deactivates every constraint in one solver batch.
   public static func deactivate(_ constraints: [LayoutConstraint]) {
     var engine: LayoutEngine?
-    for constraint in constraints where constraint.active || constraint.kind == .contentSize {
-      precondition(constraint.kind != .contentSize, constraint.contentSizeMisuse)
+    for constraint in constraints where constraint.active || constraint.describesEngineRows {
+      precondition(!constraint.describesEngineRows, constraint.engineRowsMisuse)
       if let installed = constraint.engine, installed !== engine {
         engine?.endBatch()
         engine = installed
@@ -445,7 +481,8 @@ extension LayoutConstraint: CustomStringConvertible {
     var parts = ["<\(className):\(address(of: self))"]
     if let identifier { parts.append("'\(identifier)'") }
     // A system constraint whose view is gone prints without the view's data.
-    let view = kind == .standard || isFirstItemGone ? nil : systemView
+    let view =
+      kind == .autoresizingMask || kind == .contentSize ? (isFirstItemGone ? nil : systemView) : nil
     if kind == .autoresizingMask, let view { parts.append(view.autoresizingMask.layoutDescription) }
     parts.append(body)
     if kind == .contentSize {
@@ -462,7 +499,7 @@ extension LayoutConstraint: CustomStringConvertible {
 
   private var className: String {
     switch kind {
-    case .standard: "LayoutConstraint"
+    case .standard, .guidePin: "LayoutConstraint"
     case .autoresizingMask: "AutoresizingMaskLayoutConstraint"
     case .contentSize: "ContentSizeLayoutConstraint"
     }

@@ -165,6 +165,13 @@ public final class LayoutEngine {
         case .constraint(let constraint)?: constraint.solverID = newIDs[id]
         case .contentSize(let view)?:
           view._withUnsafeGuaranteedRef { $0.contentSizeRows.renumber(Int32(id), to: newIDs[id]) }
+        case .guidePin(let view)?:
+          view._withUnsafeGuaranteedRef { view in
+            guard let (which, _) = view.pinnedEdge(ofRow: Int32(id)) else { return }
+            var rows = view.pinRows(which)
+            rows.renumber(Int32(id), to: newIDs[id])
+            view.setPinRows(rows, which)
+          }
         case nil: continue
         }
       }
@@ -225,12 +232,16 @@ public final class LayoutEngine {
         start = adds.count
       } catch {
         if refuses(error) { break }
-        // Only a required row fails, and only constraints make required rows.
+        // Only a required row fails: a constraint's or a guide's pin.
         guard case .unsatisfiable(let failed, _, let others) = error,
-          let index = (start..<adds.count).first(where: { adds.id(at: $0) == failed }),
-          case .constraint(let constraint) = owners[index]
+          let index = (start..<adds.count).first(where: { adds.id(at: $0) == failed })
         else { preconditionFailure("\(error)") }
-        recover(breaking: constraint, conflictingWith: others)
+        switch owners[index] {
+        case .constraint(let constraint): recover(breaking: constraint, conflictingWith: others)
+        case .guidePin(let view):
+          breakGuidePin(failed.rawValue, of: view.takeUnretainedValue(), conflictingWith: others)
+        case .contentSize: preconditionFailure("an optional row failed: \(error)")
+        }
         addOrFail(failed.rawValue, adds[index].at(Self.brokenPriority))
         start = index + 1
       }
@@ -694,6 +705,10 @@ extension LayoutEngine {
         let view = owner.takeUnretainedValue()
         guard let constraint = view.contentSizeConstraint(growthRow: Int32(id)) else { continue }
         body(constraint)
+      case .guidePin(let owner)?:
+        let view = owner.takeUnretainedValue()
+        guard let (which, edge) = view.pinnedEdge(ofRow: Int32(id)) else { continue }
+        body(view.guidePinConstraint(which, edge: edge)!)
       case nil: continue
       }
     }
@@ -701,7 +716,8 @@ extension LayoutEngine {
 
   /// Calls `body` with each solver-level row of every installed constraint, lowered afresh
   /// from the model as in ``loweredConstraints()``, one at a time, and the constraint it comes
-  /// from: nil for a row the engine owns (a view's content size, never a required row).
+  /// from: nil for a row the engine owns (a view's content size, or a guide's pin, which comes
+  /// at the priority the engine holds it at: ``brokenPriority`` once broken).
   /// Nothing is kept: the rows' terms are built in one buffer reused from row to row, so a pass
   /// over a laid-out scene allocates nothing once the buffer has grown, as long as `body` keeps
   /// no row.
@@ -723,6 +739,15 @@ extension LayoutEngine {
         let rows = contentSizeRows(of: view, axis, LinearExpression(terms, constant: 0))
         body(nil, rows.growth)
         body(nil, rows.shrinkage)
+      case .guidePin(let owner)?:
+        let view = owner.takeUnretainedValue()
+        guard let (which, edge) = view.pinnedEdge(ofRow: Int32(id)),
+          let guide = view.pinnedGuide(which)
+        else { continue }
+        appendGuidePinTerms(view, guide, edge, to: &terms)
+        let expression = LinearExpression(terms, constant: 0 - view.guidePinConstant(which, edge))
+        let priority = view.pinRows(which).isBroken(edge) ? Self.brokenPriority : .required
+        body(nil, Constraint(expression, .equal, priority: priority))
       case nil: continue
       }
       terms.removeAll(keepingCapacity: true)
@@ -747,6 +772,14 @@ extension LayoutEngine {
           of: view, axis, LinearExpression([contentSizeTerm(of: view, axis)], constant: 0))
         result.append(
           LoweredConstraint(constraint: constraint, rows: [rows.growth, rows.shrinkage]))
+      case .guidePin(let owner)?:
+        let view = owner.takeUnretainedValue()
+        guard let (which, edge) = view.pinnedEdge(ofRow: Int32(id)),
+          let guide = view.pinnedGuide(which),
+          let constraint = view.guidePinConstraint(which, edge: edge)
+        else { continue }
+        let row = guidePinRow(view, guide, edge, constant: view.guidePinConstant(which, edge))
+        result.append(LoweredConstraint(constraint: constraint, rows: [row]))
       case nil: continue
       }
     }

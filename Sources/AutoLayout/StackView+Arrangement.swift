@@ -421,9 +421,7 @@ extension StackView {
     // A margins guide the arrangement made (an empty stack has none until a view arrives) goes
     // when only its own pinning constraints are left, so that views arriving and leaving do
     // not leave a guide and four constraints behind for good.
-    if marginsGuideIsArrangementOnly, let guide = marginsGuide,
-      guide.activeConstraints.count <= marginsGuideConstraints.count
-    {
+    if marginsGuideIsArrangementOnly, let guide = marginsGuide, guide.activeConstraints.isEmpty {
       removeMarginsGuide()
     }
   }

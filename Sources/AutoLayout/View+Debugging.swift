@@ -133,6 +133,7 @@ extension View {
   /// - Complexity: O(active constraints on the view).
   public func constraintsAffectingLayout(for axis: LayoutAttribute.Axis) -> [LayoutConstraint] {
     var result = activeConstraints.filter { $0.firstAttribute.axis == axis }
+    result += guidePinConstraints(on: axis)
     if let contentSize = contentSizeConstraint(axis) { result.append(contentSize) }
     return result
   }

@@ -13,10 +13,10 @@ extension View {
     var safeAreaInsets = EdgeInsets.zero
     var layoutGuides: [LayoutGuide] = []
     var marginsGuide: LayoutGuide?
-    var marginsGuideConstraints: [LayoutConstraint] = []
+    var marginsPinRows = GuidePinRows()
     var marginsGuideIsArrangementOnly = false
     var safeAreaGuide: LayoutGuide?
-    var safeAreaGuideConstraints: [LayoutConstraint] = []
+    var safeAreaPinRows = GuidePinRows()
     var traitCollection: TraitCollection?
     var sizeClassConstraints:
       [(constraint: LayoutConstraint, installation: SizeClassInstallation)] = []
@@ -28,9 +28,9 @@ extension View {
     /// - Complexity: O(1).
     var isAtDefaults: Bool {
       alignmentRectInsets == .zero && safeAreaInsets == .zero && layoutGuides.isEmpty
-        && marginsGuide == nil && marginsGuideConstraints.isEmpty
+        && marginsGuide == nil && marginsPinRows.isEmpty
         && !marginsGuideIsArrangementOnly && safeAreaGuide == nil
-        && safeAreaGuideConstraints.isEmpty && traitCollection == nil
+        && safeAreaPinRows.isEmpty && traitCollection == nil
         && sizeClassConstraints.isEmpty && sizeClassSubviews.isEmpty && preferredSolver == nil
     }
   }
@@ -69,11 +69,6 @@ extension View {
     }
   }
 
-  var marginsGuideConstraints: [LayoutConstraint] {
-    get { rareProperties?.marginsGuideConstraints ?? [] }
-    _modify { yield &rare.marginsGuideConstraints }
-  }
-
   /// Whether the margins guide was made for a stack view's arrangement and never handed to a
   /// client: the arrangement may then drop it once it stops using it.
   var marginsGuideIsArrangementOnly: Bool {
@@ -92,9 +87,35 @@ extension View {
     }
   }
 
-  var safeAreaGuideConstraints: [LayoutConstraint] {
-    get { rareProperties?.safeAreaGuideConstraints ?? [] }
-    _modify { yield &rare.safeAreaGuideConstraints }
+  /// The guide `which` names, if the view has made it.
+  ///
+  /// - Complexity: O(1).
+  func pinnedGuide(_ which: PinnedGuide) -> LayoutGuide? {
+    which == .margins ? marginsGuide : safeAreaGuide
+  }
+
+  /// The rows that pin the guide `which` names, as the engine last installed them (empty when
+  /// it has none).
+  ///
+  /// - Complexity: O(1).
+  func pinRows(_ which: PinnedGuide) -> GuidePinRows {
+    guard let rareProperties else { return GuidePinRows() }
+    return which == .margins ? rareProperties.marginsPinRows : rareProperties.safeAreaPinRows
+  }
+
+  /// Records the rows that pin the guide `which` names.
+  ///
+  /// - Complexity: O(1).
+  func setPinRows(_ rows: GuidePinRows, _ which: PinnedGuide) {
+    if rows.isEmpty && rareProperties == nil { return }
+    if which == .margins { rare.marginsPinRows = rows } else { rare.safeAreaPinRows = rows }
+  }
+
+  /// The insets the guide `which` names sits at inside the bounds.
+  ///
+  /// - Complexity: O(1).
+  func pinInsets(_ which: PinnedGuide) -> EdgeInsets {
+    which == .margins ? layoutMargins : safeAreaInsets
   }
 
   var storedTraitCollection: TraitCollection? {

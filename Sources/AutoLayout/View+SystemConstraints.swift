@@ -11,8 +11,9 @@ extension View {
     markAncestorsForUpdatePass()
   }
 
-  /// Deactivates the autoresizing constraints and takes the content-size rows out of `engine`,
-  /// to be remade on the next update pass (the view is leaving `engine`'s tree).
+  /// Deactivates the autoresizing constraints and takes the content-size rows and the guides'
+  /// pins out of `engine`, to be remade on the next update pass or when the view's tree next
+  /// gets an engine (the view is leaving `engine`'s tree).
   func dropSystemConstraints(from engine: LayoutEngine) {
     for constraint in autoresizingConstraints where constraint.active {
       constraint.engine?.uninstall(constraint)
@@ -21,7 +22,29 @@ extension View {
     autoresizingConstraints.removeAll()
     dropContentSize(.horizontal, from: engine)
     dropContentSize(.vertical, from: engine)
+    dropGuidePins(from: engine)
     markSystemConstraintsDirty()
+  }
+
+  /// Takes the guides' pins out of `engine` where they are installed there, and forgets them.
+  func dropGuidePins(from engine: LayoutEngine) {
+    guard rareProperties != nil else { return }
+    for which in PinnedGuide.allCases where !pinRows(which).isEmpty {
+      if engine.ownsGuidePins(of: self, which) {
+        engine.uninstallGuidePins(of: self, which)
+      } else {
+        setPinRows(GuidePinRows(), which)
+      }
+    }
+  }
+
+  /// Installs in `engine` the pins of each guide the view has and `engine` does not hold.
+  func installGuidePins(in engine: LayoutEngine) {
+    guard rareProperties != nil else { return }
+    for which in PinnedGuide.allCases
+    where pinnedGuide(which) != nil && !engine.ownsGuidePins(of: self, which) {
+      engine.installGuidePins(of: self, which)
+    }
   }
 
   private func dropContentSize(_ axis: LayoutAttribute.Axis, from engine: LayoutEngine) {
@@ -41,6 +64,7 @@ extension View {
     updateAutoresizingConstraints(
       engine, wanted: inEngine && translatesAutoresizingMaskIntoConstraints)
     updateContentSizeConstraints(engine, wanted: inEngine)
+    installGuidePins(in: engine)
   }
 
   // MARK: Intrinsic content size
@@ -273,8 +297,9 @@ extension View {
     get { storedLayoutMargins }
     set {
       guard newValue != storedLayoutMargins else { return }
+      let old = storedLayoutMargins
       storedLayoutMargins = newValue
-      updateGuideConstants(marginsGuideConstraints, newValue)
+      guidePinsDidChange(.margins, from: old, alignment: alignmentRectInsets)
     }
   }
 
@@ -284,8 +309,9 @@ extension View {
     get { storedSafeAreaInsets }
     set {
       guard newValue != storedSafeAreaInsets else { return }
+      let old = storedSafeAreaInsets
       storedSafeAreaInsets = newValue
-      updateGuideConstants(safeAreaGuideConstraints, newValue)
+      guidePinsDidChange(.safeArea, from: old, alignment: alignmentRectInsets)
     }
   }
 
@@ -304,21 +330,32 @@ extension View {
     return makeMarginsGuide()
   }
 
-  /// Takes the margins guide and its constraints away; a later use makes a new one.
+  /// Takes the margins guide and its pins away; a later use makes a new one.
   func removeMarginsGuide() {
     guard let guide = marginsGuide else { return }
-    LayoutConstraint.deactivate(marginsGuideConstraints)
-    marginsGuideConstraints = []
     removeLayoutGuide(guide)
-    marginsGuide = nil
-    marginsGuideIsArrangementOnly = false
+  }
+
+  /// Takes the pins of the guide `which` out of the engine and forgets the guide (it is being
+  /// removed); a later use makes a new one.
+  func unpinGuide(_ which: PinnedGuide) {
+    if let engine = rootView.engineStorage, engine.ownsGuidePins(of: self, which) {
+      engine.uninstallGuidePins(of: self, which)
+    }
+    setPinRows(GuidePinRows(), which)
+    if which == .margins {
+      marginsGuide = nil
+      marginsGuideIsArrangementOnly = false
+    } else {
+      safeAreaGuide = nil
+    }
   }
 
   private func makeMarginsGuide() -> LayoutGuide {
     if let marginsGuide { return marginsGuide }
     let guide = LayoutGuide(identifier: "UIViewLayoutMarginsGuide")
     marginsGuide = guide
-    marginsGuideConstraints = pinGuide(guide, layoutMargins, named: Self.marginsGuideNames)
+    pinGuide(guide, .margins)
     return guide
   }
 
@@ -328,64 +365,36 @@ extension View {
     if let safeAreaGuide { return safeAreaGuide }
     let guide = LayoutGuide(identifier: "UIViewSafeAreaLayoutGuide")
     safeAreaGuide = guide
-    safeAreaGuideConstraints = pinGuide(guide, safeAreaInsets, named: Self.safeAreaGuideNames)
+    pinGuide(guide, .safeArea)
     return guide
   }
 
-  /// The identifiers of the margins guide's constraints, left, top, right and bottom, as UIKit
-  /// names them: made once, so that a guide's constraints share them (a view's margins guide
-  /// made on first use would otherwise allocate four strings).
-  static let marginsGuideNames = ["left", "top", "right", "bottom"].map {
-    "UIView-" + $0 + "Margin-guide-constraint"
-  }
-  /// The identifiers of the safe-area guide's constraints, as ``marginsGuideNames``.
-  static let safeAreaGuideNames = ["left", "top", "right", "bottom"].map {
-    "UIViewSafeAreaLayoutGuide-" + $0
-  }
-
-  /// Adds `guide` and pins it inside the bounds by `insets` with required constraints named
-  /// `names` (left, top, right, bottom).
-  private func pinGuide(_ guide: LayoutGuide, _ insets: EdgeInsets, named names: [String])
-    -> [LayoutConstraint]
-  {
+  /// Adds `guide` and has the engine pin it inside the bounds at the insets of `which` with
+  /// four required rows, as activating four constraints would (making the tree's engine).
+  private func pinGuide(_ guide: LayoutGuide, _ which: PinnedGuide) {
     addLayoutGuide(guide)
-    let constants = guideConstants(insets)
-    let constraints = [
-      LayoutConstraint(
-        kind: .standard, guide, .left, .equal, self, .left, multiplier: 1, constant: constants[0]),
-      LayoutConstraint(
-        kind: .standard, guide, .top, .equal, self, .top, multiplier: 1, constant: constants[1]),
-      LayoutConstraint(
-        kind: .standard, self, .right, .equal, guide, .right, multiplier: 1, constant: constants[2]),
-      LayoutConstraint(
-        kind: .standard, self, .bottom, .equal, guide, .bottom, multiplier: 1,
-        constant: constants[3]),
-    ]
-    for (constraint, name) in zip(constraints, names) { constraint.identifier = name }
-    LayoutConstraint.activate(constraints)
-    return constraints
+    // A new engine installs what its tree holds, this guide's pins among them.
+    let engine = rootView.ensureEngine()
+    guard !engine.ownsGuidePins(of: self, which) else { return }
+    engine.beginBatch()
+    engine.installGuidePins(of: self, which)
+    engine.endBatch()
   }
 
-  /// The constants that place a guide at `insets` inside the bounds, from the alignment rect.
-  private func guideConstants(_ insets: EdgeInsets) -> [Double] {
-    let alignment = alignmentRectInsets
-    return [
-      insets.left - alignment.left, insets.top - alignment.top, insets.right - alignment.right,
-      insets.bottom - alignment.bottom,
-    ]
-  }
-
-  private func updateGuideConstants(_ constraints: [LayoutConstraint], _ insets: EdgeInsets) {
-    guard !constraints.isEmpty else { return }
-    for (constraint, constant) in zip(constraints, guideConstants(insets)) {
-      constraint.constant = constant
+  /// Brings the pins of the guide `which` to the insets and alignment-rect insets the view has
+  /// now, in place, from those it had (`insets`, `alignment`).
+  func guidePinsDidChange(_ which: PinnedGuide, from insets: EdgeInsets, alignment: EdgeInsets) {
+    guard let engine = rootView.engineStorage, engine.ownsGuidePins(of: self, which) else {
+      return
     }
+    engine.guidePinConstantsDidChange(of: self, which, from: insets, alignment: alignment)
   }
 
-  /// Re-applies the margins and safe-area guides' constants after the alignment insets changed.
-  func refreshGuideConstants() {
-    updateGuideConstants(marginsGuideConstraints, layoutMargins)
-    updateGuideConstants(safeAreaGuideConstraints, safeAreaInsets)
+  /// Re-applies the margins and safe-area guides' constants after the alignment insets changed
+  /// from `alignment`.
+  func refreshGuideConstants(from alignment: EdgeInsets) {
+    guidePinsDidChange(.margins, from: layoutMargins, alignment: alignment)
+    guidePinsDidChange(.safeArea, from: safeAreaInsets, alignment: alignment)
   }
 }
 

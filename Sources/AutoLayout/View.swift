@@ -212,10 +212,11 @@ open class View: LayoutItem {
     get { storedAlignmentRectInsets }
     set {
       guard newValue != storedAlignmentRectInsets else { return }
+      let old = storedAlignmentRectInsets
       storedAlignmentRectInsets = newValue
       markSystemConstraintsDirty()
       refreshOffsetConstants()
-      refreshGuideConstants()
+      refreshGuideConstants(from: old)
       markFrameDirty()
       originMoved = true
       setNeedsLayout()
@@ -471,8 +472,17 @@ open class View: LayoutItem {
   /// Takes every constraint of the subtree out of `engine`, leaving them active but uninstalled
   /// (system constraints are dropped and remade on the next update pass).
   func uninstallSubtree(from engine: LayoutEngine) {
-    forEachActiveConstraintInSubtree { _, constraint in
-      if constraint.engine === engine { engine.uninstall(constraint) }
+    // A view's guides' pins first, in the order ``installUninstalled(in:engine:)`` adds them.
+    visitSubtree { view in
+      view.dropGuidePins(from: engine)
+      for constraint in view.activeConstraints where constraint.engine === engine {
+        engine.uninstall(constraint)
+      }
+      for guide in view.layoutGuides {
+        for constraint in guide.activeConstraints where constraint.engine === engine {
+          engine.uninstall(constraint)
+        }
+      }
     }
     visitSubtree { view in
       view.dropSystemConstraints(from: engine)
@@ -482,8 +492,18 @@ open class View: LayoutItem {
   /// Installs every active, uninstalled constraint of `subtree` into `engine`.
   func installUninstalled(in subtree: View, engine: LayoutEngine) {
     engine.beginBatch()
-    subtree.forEachActiveConstraintInSubtree { _, constraint in
-      if constraint.engine == nil { engine.install(constraint) }
+    // A view's guides' pins before its constraints, as they were made before any constraint
+    // on the guides could be.
+    subtree.visitSubtree { view in
+      view.installGuidePins(in: engine)
+      for constraint in view.activeConstraints where constraint.engine == nil {
+        engine.install(constraint)
+      }
+      for guide in view.layoutGuides {
+        for constraint in guide.activeConstraints where constraint.engine == nil {
+          engine.install(constraint)
+        }
+      }
     }
     engine.endBatch()
   }
@@ -497,6 +517,7 @@ open class View: LayoutItem {
   func forgetGoneEngine() {
     forgetEngineVariables()
     contentSizeRows = ContentSizeRows()
+    for which in PinnedGuide.allCases { setPinRows(GuidePinRows(), which) }
     for guide in layoutGuides { guide.forgetEngineVariables() }
     for subview in storedSubviews { subview.forgetGoneEngine() }
   }
@@ -578,9 +599,11 @@ open class View: LayoutItem {
     layoutGuides.append(guide)
   }
 
-  /// Removes `guide` and deactivates every constraint that refers to it.
+  /// Removes `guide` and deactivates every constraint that refers to it. The margins or
+  /// safe-area guide goes with its pins, and the next use makes a new one.
   public func removeLayoutGuide(_ guide: LayoutGuide) {
     guard guide.owner === self else { return }
+    for which in PinnedGuide.allCases where pinnedGuide(which) === guide { unpinGuide(which) }
     LayoutConstraint.deactivate(guide.activeConstraints)
     if let index = layoutGuides.lastIndex(where: { $0 === guide }) {  // newest first: see above
       layoutGuides.remove(at: index)
@@ -600,6 +623,7 @@ open class View: LayoutItem {
         result.append(constraint)
       }
     }
+    result += guidePinConstraints()
     for axis in LayoutAttribute.Axis.allCases {
       if let contentSize = contentSizeConstraint(axis) { result.append(contentSize) }
     }
