@@ -35,8 +35,8 @@ public final class LayoutConstraint {
   }
 
   /// Whether the constraint only describes rows the engine owns (``Kind/contentSize``,
-  /// ``Kind/guidePin``), made for the asking.
-  var describesEngineRows: Bool { kind == .contentSize || kind == .guidePin }
+  /// ``Kind/guidePin``, the kinds from the first on), made for the asking.
+  var describesEngineRows: Bool { kind.rawValue >= Kind.contentSize.rawValue }
 
   /// The item on the left side; `nil` once the item is gone.
   ///

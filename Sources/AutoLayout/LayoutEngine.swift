@@ -307,6 +307,9 @@ public final class LayoutEngine {
     return block
   }
 
+  /// Counts one more row on `item`, giving it variables if it has none. Always inlined: an
+  /// install that called it retained and released the item around the call.
+  @inline(__always)
   func retain(_ item: LayoutItem) {
     _ = block(for: item)
     item.engineReferences += 1
