@@ -16,18 +16,24 @@ struct GuidePinRowTests {
     child.translatesAutoresizingMaskIntoConstraints = false
     root.addSubview(box)
     box.addSubview(child)
-    let margins = box.layoutMarginsGuide
     LayoutConstraint.activate([
       box.leadingAnchor.constraint(equalTo: root.leadingAnchor, constant: 20),
       box.topAnchor.constraint(equalTo: root.topAnchor, constant: 30),
       box.widthAnchor.constraint(equalToConstant: 200),
       box.heightAnchor.constraint(equalToConstant: 100),
-      child.leadingAnchor.constraint(equalTo: margins.leadingAnchor),
-      child.trailingAnchor.constraint(equalTo: margins.trailingAnchor),
-      child.topAnchor.constraint(equalTo: margins.topAnchor),
-      child.bottomAnchor.constraint(equalTo: margins.bottomAnchor),
     ])
+    fill(child, box.layoutMarginsGuide)
     return (box, child)
+  }
+
+  /// Pins `view`'s four edges to `guide`'s.
+  func fill(_ view: View, _ guide: LayoutGuide) {
+    LayoutConstraint.activate([
+      view.leadingAnchor.constraint(equalTo: guide.leadingAnchor),
+      view.trailingAnchor.constraint(equalTo: guide.trailingAnchor),
+      view.topAnchor.constraint(equalTo: guide.topAnchor),
+      view.bottomAnchor.constraint(equalTo: guide.bottomAnchor),
+    ])
   }
 
   func pins(_ view: View) -> [LayoutConstraint] {
@@ -175,12 +181,7 @@ struct GuidePinRowTests {
     // The next use makes a new guide, pinned at the same margins.
     let margins = box.layoutMarginsGuide
     #expect(margins !== old && pins(box).count == 4)
-    LayoutConstraint.activate([
-      child.leadingAnchor.constraint(equalTo: margins.leadingAnchor),
-      child.trailingAnchor.constraint(equalTo: margins.trailingAnchor),
-      child.topAnchor.constraint(equalTo: margins.topAnchor),
-      child.bottomAnchor.constraint(equalTo: margins.bottomAnchor),
-    ])
+    fill(child, margins)
     root.layoutIfNeeded()
     expectFrame(child, 10, 5, 170, 80)
     #expect(engine.loweredConstraints().count == rows)
