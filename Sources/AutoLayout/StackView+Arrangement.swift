@@ -418,9 +418,9 @@ extension StackView {
       removeLayoutGuide(guide)
       spannerGuide = nil
     }
-    // A margins guide the arrangement made (an empty stack has none until a view arrives) goes
-    // when only its own pinning constraints are left, so that views arriving and leaving do
-    // not leave a guide and four constraints behind for good.
+    // A margins guide the arrangement made (an empty stack has none until a view arrives) goes,
+    // with its pins, when no constraint uses it, so that views arriving and leaving do not
+    // leave a guide and four rows behind for good.
     if marginsGuideIsArrangementOnly, let guide = marginsGuide, guide.activeConstraints.isEmpty {
       removeMarginsGuide()
     }

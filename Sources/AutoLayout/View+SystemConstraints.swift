@@ -11,9 +11,9 @@ extension View {
     markAncestorsForUpdatePass()
   }
 
-  /// Deactivates the autoresizing constraints and takes the content-size rows and the guides'
-  /// pins out of `engine`, to be remade on the next update pass or when the view's tree next
-  /// gets an engine (the view is leaving `engine`'s tree).
+  /// Deactivates the autoresizing constraints and takes the content-size rows out of `engine`,
+  /// to be remade on the next update pass (the view is leaving `engine`'s tree; its guides'
+  /// pins left with its constraints, see `uninstallSubtree(from:)`).
   func dropSystemConstraints(from engine: LayoutEngine) {
     for constraint in autoresizingConstraints where constraint.active {
       constraint.engine?.uninstall(constraint)
@@ -22,7 +22,6 @@ extension View {
     autoresizingConstraints.removeAll()
     dropContentSize(.horizontal, from: engine)
     dropContentSize(.vertical, from: engine)
-    dropGuidePins(from: engine)
     markSystemConstraintsDirty()
   }
 

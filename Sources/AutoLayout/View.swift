@@ -475,13 +475,8 @@ open class View: LayoutItem {
     // A view's guides' pins first, in the order ``installUninstalled(in:engine:)`` adds them.
     visitSubtree { view in
       view.dropGuidePins(from: engine)
-      for constraint in view.activeConstraints where constraint.engine === engine {
-        engine.uninstall(constraint)
-      }
-      for guide in view.layoutGuides {
-        for constraint in guide.activeConstraints where constraint.engine === engine {
-          engine.uninstall(constraint)
-        }
+      view.forEachOwnActiveConstraint { _, constraint in
+        if constraint.engine === engine { engine.uninstall(constraint) }
       }
     }
     visitSubtree { view in
@@ -496,13 +491,8 @@ open class View: LayoutItem {
     // on the guides could be.
     subtree.visitSubtree { view in
       view.installGuidePins(in: engine)
-      for constraint in view.activeConstraints where constraint.engine == nil {
-        engine.install(constraint)
-      }
-      for guide in view.layoutGuides {
-        for constraint in guide.activeConstraints where constraint.engine == nil {
-          engine.install(constraint)
-        }
+      view.forEachOwnActiveConstraint { _, constraint in
+        if constraint.engine == nil { engine.install(constraint) }
       }
     }
     engine.endBatch()
@@ -576,11 +566,14 @@ open class View: LayoutItem {
   /// constraint on it; a constraint between two items of the subtree comes twice. `body` may
   /// deactivate or uninstall the constraint it is given.
   func forEachActiveConstraintInSubtree(_ body: (LayoutItem, LayoutConstraint) -> Void) {
-    visitSubtree { view in
-      for constraint in view.activeConstraints { body(view, constraint) }
-      for guide in view.layoutGuides {
-        for constraint in guide.activeConstraints { body(guide, constraint) }
-      }
+    visitSubtree { $0.forEachOwnActiveConstraint(body) }
+  }
+
+  /// ``forEachActiveConstraintInSubtree(_:)`` for this view and its guides only.
+  func forEachOwnActiveConstraint(_ body: (LayoutItem, LayoutConstraint) -> Void) {
+    for constraint in activeConstraints { body(self, constraint) }
+    for guide in layoutGuides {
+      for constraint in guide.activeConstraints { body(guide, constraint) }
     }
   }
 
