@@ -33,6 +33,9 @@ extension LayoutEngine {
         let view = owner.takeUnretainedValue()
         guard let (which, edge) = view.pinnedEdge(ofRow: id.rawValue) else { return nil }
         return view.guidePinConstraint(which, edge: edge)
+      case .arrangement(let owner)?:
+        return owner.takeUnretainedValue().arrangementRows.first { $0.solverID == id.rawValue }?
+          .describedConstraint()
       case nil: return nil
       }
     }
@@ -43,6 +46,59 @@ extension LayoutEngine {
     recordedConflicts.append(ConflictReport(constraints: set, broken: constraint, message: message))
     counters.conflicts += 1
     logHandler(message)
+  }
+
+  /// Removes and installs again, in one batch, every required constraint and required row the
+  /// engine broke to recover from a conflict, as deactivating and activating a constraint does
+  /// in UIKit: each then holds again if it can, or is broken (and logged) again. A broken row
+  /// the engine owns (a stack view's `UISV-…`, a guide's pin) has no constraint of its own to
+  /// deactivate; this mends it.
+  ///
+  /// - Complexity: O(solver ids handed out), plus a solver removal and add a broken row.
+  public func reinstallBrokenConstraints() {
+    flushPendingAdds()
+    var constraints: [LayoutConstraint] = []
+    var stacks: [StackView] = []
+    var pinned: [(View, PinnedGuide)] = []
+    for (id, entry) in installed.entries.enumerated() {
+      switch entry {
+      case .constraint(let constraint)? where constraint.isHeldBroken:
+        constraints.append(constraint)
+      case .arrangement(let owner)?:
+        let stack = owner.takeUnretainedValue()
+        // Listed once, at its broken row with the lowest id.
+        if let row = stack.arrangementRows.lazy.filter({ $0.isBroken }).min(by: {
+          $0.solverID < $1.solverID
+        }), row.solverID == Int32(id) {
+          stacks.append(stack)
+        }
+      case .guidePin(let owner)?:
+        let view = owner.takeUnretainedValue()
+        guard let (which, edge) = view.pinnedEdge(ofRow: Int32(id)) else { continue }
+        let rows = view.pinRows(which)
+        if rows.isBroken(edge), (0..<4).first(where: rows.isBroken) == edge {
+          pinned.append((view, which))
+        }
+      default: continue
+      }
+    }
+    beginBatch()
+    LayoutConstraint.deactivate(constraints)
+    LayoutConstraint.activate(constraints)
+    for stack in stacks {
+      var rows: [ArrangementRow] = []
+      swap(&rows, &stack.arrangementRows)
+      for index in rows.indices where rows[index].isBroken {
+        uninstallArrangementRow(&rows[index])
+        installArrangementRow(&rows[index], of: stack)
+      }
+      swap(&rows, &stack.arrangementRows)
+    }
+    for (view, which) in pinned {
+      uninstallGuidePins(of: view, which)
+      installGuidePins(of: view, which)
+    }
+    endBatch()
   }
 
   /// How many conflicts ``conflicts`` keeps: the most recent. A report holds its constraints,

@@ -40,4 +40,8 @@ enum RowOwner {
   /// ``GuidePinRows``), which the engine makes with the guide. Unowned, as a content-size
   /// row's: a view's pins are removed before it leaves the engine's tree.
   case guidePin(Unmanaged<View>)
+  /// One of a stack view's arrangement rows (see ``ArrangementRow``), which the stack's update
+  /// pass makes and keeps in its table. Unowned, as a pin's: a stack's rows are removed before
+  /// it leaves the engine's tree.
+  case arrangement(Unmanaged<StackView>)
 }

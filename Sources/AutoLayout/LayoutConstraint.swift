@@ -32,10 +32,14 @@ public final class LayoutConstraint {
     /// and whether it is active are read from the view as they are now; it cannot be changed,
     /// activated or deactivated (the view's insets decide, and the guide's life).
     case guidePin
+    /// Stands for one of a stack view's arrangement rows (``ArrangementRow``: `UISV-spacing`,
+    /// …). Its constant and whether it is active are read from the stack as it is now; it
+    /// cannot be changed, activated or deactivated (the stack's arrangement decides).
+    case arrangement
   }
 
   /// Whether the constraint only describes rows the engine owns (``Kind/contentSize``,
-  /// ``Kind/guidePin``, the kinds from the first on), made for the asking.
+  /// ``Kind/guidePin``, ``Kind/arrangement``: the kinds from the first on), made for the asking.
   var describesEngineRows: Bool { kind.rawValue >= Kind.contentSize.rawValue }
 
   /// The item on the left side; `nil` once the item is gone.
@@ -285,8 +289,8 @@ public final class LayoutConstraint {
   }
 
   /// What the rows a described constraint stands for hold now: a content-size constraint's
-  /// length, or a pin's constant; once its view or guide is gone, the constant it was made
-  /// with. Out of line, as ``hasDescribedRows``.
+  /// length, a pin's constant or a stack row's; once its view, guide or row is gone, the
+  /// constant it was made with. Out of line, as ``hasDescribedRows``.
   @inline(never)
   private var describedConstant: Double {
     guard !isFirstItemGone, !isSecondItemGone else { return storedConstant }
@@ -294,6 +298,7 @@ public final class LayoutConstraint {
       return systemView.contentSizeRows.length(
         firstAttribute == .width ? .horizontal : .vertical)
     }
+    if kind == .arrangement { return describedArrangementRow?.constant ?? storedConstant }
     guard let (view, which, edge) = pinnedEdge else { return storedConstant }
     return view.guidePinConstant(which, edge)
   }
@@ -307,7 +312,33 @@ public final class LayoutConstraint {
     if kind == .contentSize {
       return systemView.contentSizeRows[firstAttribute == .width ? .horizontal : .vertical] != nil
     }
+    if kind == .arrangement { return describedArrangementRow != nil }
     return pinnedEdge != nil
+  }
+
+  /// The stack row an ``Kind/arrangement`` constraint stands for, if its stack still has it:
+  /// looked up in the stacks its items can belong to (a stack is its own canvas, owns its
+  /// guides and arranges its views).
+  ///
+  /// - Complexity: O(rows of those stacks).
+  private var describedArrangementRow: ArrangementRow? {
+    func stacks(of item: LayoutItem?) -> [StackView] {
+      if let guide = item as? LayoutGuide { return (guide.owner as? StackView).map { [$0] } ?? [] }
+      guard let view = item as? View else { return [] }
+      return [view as? StackView, view.arrangingStackView].compactMap { $0 }
+    }
+    for stack in stacks(of: storedFirstItem) + stacks(of: storedSecondItem) {
+      for row in stack.arrangementRows {
+        if row.firstItem === storedFirstItem, row.secondItem === storedSecondItem,
+          row.firstAttribute == firstAttribute, row.secondAttribute == secondAttribute,
+          row.relation == relation, row.multiplier == multiplier,
+          row.identifier.name == storedIdentifier
+        {
+          return row
+        }
+      }
+    }
+    return nil
   }
 
   /// A pin's view, which of its guides it pins and on which edge; nil once the view no longer
@@ -326,12 +357,18 @@ public final class LayoutConstraint {
 
   /// Why a described constraint cannot be changed.
   var engineRowsMisuse: String {
-    kind == .guidePin
-      ? "\(self) pins its view's margins or safe-area guide, which the view keeps up to date: "
+    switch kind {
+    case .guidePin:
+      "\(self) pins its view's margins or safe-area guide, which the view keeps up to date: "
         + "change the view's layoutMargins or safeAreaInsets instead"
-      : "\(self) stands for its view's intrinsic content size, which the view keeps up to date: "
+    case .arrangement:
+      "\(self) is one of a stack view's constraints, which the stack keeps up to date: change "
+        + "the stack's arranged views, axis, distribution, alignment or spacing instead"
+    default:
+      "\(self) stands for its view's intrinsic content size, which the view keeps up to date: "
         + "change the view's content (and call invalidateIntrinsicContentSize()) or its content "
         + "hugging and compression resistance priorities instead"
+    }
   }
 
   /// The same constraint at another priority, for chaining: `a.constraint(…).withPriority(250)`.
@@ -499,7 +536,7 @@ extension LayoutConstraint: CustomStringConvertible {
 
   private var className: String {
     switch kind {
-    case .standard, .guidePin: "LayoutConstraint"
+    case .standard, .guidePin, .arrangement: "LayoutConstraint"
     case .autoresizingMask: "AutoresizingMaskLayoutConstraint"
     case .contentSize: "ContentSizeLayoutConstraint"
     }

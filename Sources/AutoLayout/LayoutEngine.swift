@@ -78,9 +78,9 @@ public final class LayoutEngine {
   /// place, a frame costs four loads, where asking the solver costs four calls through its
   /// existential; 32 bytes a view.
   var reportedValues: [Double] = []
-  /// Room for the constraints a stack view wants while it updates its arrangement, lent to one
+  /// Room for the rows a stack view wants while it updates its arrangement, lent to one
   /// stack view at a time, so that an update allocates nothing once it has grown.
-  var arrangementScratch: [StackView.Wanted] = []
+  var arrangementScratch: [ArrangementRow] = []
 
   /// What the engine has done so far.
   public var statistics: LayoutStatistics { counters }
@@ -160,6 +160,7 @@ public final class LayoutEngine {
     if let refusal { throw refusal }
     if let newIDs = installed.denseRenumbering() {
       try solver.solveFromScratch(renumbering: newIDs)
+      let rowIndices = arrangementRowIndices()
       for (id, entry) in installed.entries.enumerated() {
         switch entry {
         case .constraint(let constraint)?: constraint.solverID = newIDs[id]
@@ -171,6 +172,10 @@ public final class LayoutEngine {
             var rows = view.pinRows(which)
             rows.renumber(Int32(id), to: newIDs[id])
             view.setPinRows(rows, which)
+          }
+        case .arrangement(let stack)?:
+          stack._withUnsafeGuaranteedRef {
+            $0.arrangementRows[Int(rowIndices[id])].solverID = newIDs[id]
           }
         case nil: continue
         }
@@ -240,6 +245,9 @@ public final class LayoutEngine {
         case .constraint(let constraint): recover(breaking: constraint, conflictingWith: others)
         case .guidePin(let view):
           breakGuidePin(failed.rawValue, of: view.takeUnretainedValue(), conflictingWith: others)
+        case .arrangement(let stack):
+          breakArrangementRow(
+            failed.rawValue, of: stack.takeUnretainedValue(), conflictingWith: others)
         case .contentSize: preconditionFailure("an optional row failed: \(error)")
         }
         addOrFail(failed.rawValue, adds[index].at(Self.brokenPriority))
@@ -522,7 +530,7 @@ public final class LayoutEngine {
   // MARK: Lowering
 
   /// Calls `body` with each item whose variables the lowered constraint uses.
-  func forEachItem(of constraint: LayoutConstraint, _ body: (LayoutItem) -> Void) {
+  func forEachItem(of constraint: some LoweredRelation, _ body: (LayoutItem) -> Void) {
     guard let first = constraint.firstItem else { return }
     body(first.resolve(constraint.firstAttribute).0)
     if let second = constraint.secondItem {
@@ -538,7 +546,7 @@ public final class LayoutEngine {
   /// Variables live in one space (the root's superview's), so two locations compare directly.
   /// Auto Layout measures locations from the common ancestor's bounds origin, which matters only
   /// when a multiplier other than 1 scales a location: then the ancestor's origin enters too.
-  func lower(_ constraint: LayoutConstraint) -> LinearExpression {
+  func lower(_ constraint: some LoweredRelation) -> LinearExpression {
     // Written in room on the stack and copied into an array of their count (a pending add's
     // go straight into the pending batch instead, see ``install(_:)``).
     let terms = withUnsafeTemporaryAllocation(of: Term.self, capacity: 6) { room in
@@ -563,8 +571,8 @@ public final class LayoutEngine {
   }
 
   /// The terms part of ``lower(_:)``, appended to `terms`.
-  private func appendLoweredTerms(
-    _ constraint: LayoutConstraint, to terms: inout some TermSink
+  func appendLoweredTerms(
+    _ constraint: some LoweredRelation, to terms: inout some TermSink
   ) {
     guard let first = constraint.firstItem else { preconditionFailure("first item is gone") }
     let second = constraint.secondItem
@@ -590,7 +598,7 @@ public final class LayoutEngine {
   }
 
   /// The constant part of ``lower(_:)``.
-  func loweredConstant(_ constraint: LayoutConstraint) -> Double {
+  func loweredConstant(_ constraint: some LoweredRelation) -> Double {
     guard let first = constraint.firstItem else { return -constraint.storedConstant }
     // Leading and trailing constants run in the reading direction: in right-to-left layouts,
     // `a.leading == b.trailing + 8` puts `a` 8 points to the left of `b`.
@@ -672,7 +680,25 @@ private struct TermWriter: TermSink {
   }
 }
 
-extension LayoutConstraint {
+/// What lowering reads of a relation between two attributes: a ``LayoutConstraint``, or a row
+/// the engine owns with the same terms (``ArrangementRow``).
+protocol LoweredRelation {
+  /// The item on the left side; nil once it is gone.
+  var firstItem: LayoutItem? { get }
+  /// The item on the right side, if any.
+  var secondItem: LayoutItem? { get }
+  var firstAttribute: LayoutAttribute { get }
+  var secondAttribute: LayoutAttribute { get }
+  var multiplier: Double { get }
+  /// The constant as declared (lowering flips it for right-to-left and adds offsets).
+  var storedConstant: Double { get }
+  /// The closest view that contains both items.
+  func commonAncestor() throws(LayoutError) -> View
+}
+
+extension LayoutConstraint: LoweredRelation {}
+
+extension LoweredRelation {
   /// How many times the common ancestor's origin is subtracted: 1 per location side, scaled by
   /// the multiplier on the right (0 for a location = location + c constraint).
   var originCoefficient: Double {
@@ -701,6 +727,7 @@ extension LayoutEngine {
   ///
   /// - Complexity: O(solver ids handed out).
   public func forEachInstalledConstraint(_ body: (LayoutConstraint) -> Void) {
+    let rowIndices = arrangementRowIndices()
     for (id, entry) in installed.entries.enumerated() {
       switch entry {
       case .constraint(let constraint)?: body(constraint)
@@ -712,6 +739,9 @@ extension LayoutEngine {
         let view = owner.takeUnretainedValue()
         guard let (which, edge) = view.pinnedEdge(ofRow: Int32(id)) else { continue }
         body(view.guidePinConstraint(which, edge: edge)!)
+      case .arrangement(let stack)?:
+        let row = stack._withUnsafeGuaranteedRef { $0.arrangementRows[Int(rowIndices[id])] }
+        body(row.describedConstraint())
       case nil: continue
       }
     }
@@ -719,16 +749,17 @@ extension LayoutEngine {
 
   /// Calls `body` with each solver-level row of every installed constraint, lowered afresh
   /// from the model as in ``loweredConstraints()``, one at a time, and the constraint it comes
-  /// from: nil for a row the engine owns (a view's content size, or a guide's pin, which comes
-  /// at the priority the engine holds it at: ``brokenPriority`` once broken).
-  /// Nothing is kept: the rows' terms are built in one buffer reused from row to row, so a pass
-  /// over a laid-out scene allocates nothing once the buffer has grown, as long as `body` keeps
-  /// no row.
+  /// from: nil for a row the engine owns (a view's content size, a guide's pin or a stack's
+  /// arrangement row, the last two at the priority the engine holds them at: ``brokenPriority``
+  /// once broken). Nothing is kept: the rows' terms are built in one buffer reused from row to
+  /// row, so a pass over a laid-out scene allocates nothing once the buffer has grown, as long
+  /// as `body` keeps no row, but for one table of stack rows' places when there are any.
   ///
   /// - Complexity: O(installed rows).
   public func forEachLoweredRow(_ body: (LayoutConstraint?, Constraint) -> Void) {
     var terms: [Term] = []
     terms.reserveCapacity(8)
+    let rowIndices = arrangementRowIndices()
     for (id, entry) in installed.entries.enumerated() {
       switch entry {
       case .constraint(let constraint)?:
@@ -751,6 +782,12 @@ extension LayoutEngine {
         let expression = LinearExpression(terms, constant: 0 - view.guidePinConstant(which, edge))
         let priority = view.pinRows(which).isBroken(edge) ? Self.brokenPriority : .required
         body(nil, Constraint(expression, .equal, priority: priority))
+      case .arrangement(let stack)?:
+        let row = stack._withUnsafeGuaranteedRef { $0.arrangementRows[Int(rowIndices[id])] }
+        appendLoweredTerms(row, to: &terms)
+        let expression = LinearExpression(terms, constant: loweredConstant(row))
+        let priority = row.isBroken ? Self.brokenPriority : row.priority
+        body(nil, Constraint(expression, row.relation, priority: priority))
       case nil: continue
       }
       terms.removeAll(keepingCapacity: true)
@@ -761,6 +798,7 @@ extension LayoutEngine {
   public func loweredConstraints() -> [LoweredConstraint] {
     var result: [LoweredConstraint] = []
     result.reserveCapacity(installed.entries.count)
+    let rowIndices = arrangementRowIndices()
     for (id, entry) in installed.entries.enumerated() {
       switch entry {
       case .constraint(let constraint)?:
@@ -783,6 +821,10 @@ extension LayoutEngine {
         else { continue }
         let row = guidePinRow(view, guide, edge, constant: view.guidePinConstant(which, edge))
         result.append(LoweredConstraint(constraint: constraint, rows: [row]))
+      case .arrangement(let stack)?:
+        let row = stack._withUnsafeGuaranteedRef { $0.arrangementRows[Int(rowIndices[id])] }
+        let lowered = Constraint(lower(row), row.relation, priority: row.priority)
+        result.append(LoweredConstraint(constraint: row.describedConstraint(), rows: [lowered]))
       case nil: continue
       }
     }

@@ -17,176 +17,98 @@ extension StackView {
     }
   }
 
-  /// One wanted constraint; the terms that identify it (everything but constant and priority)
-  /// decide whether an existing constraint can be kept.
-  struct Wanted {
-    var first: LayoutItem
-    var firstAttribute: LayoutAttribute
-    var relation: LayoutRelation
-    var second: LayoutItem?
-    var secondAttribute: LayoutAttribute
-    var multiplier: Double
-    var constant: Double
-    var priority: LayoutPriority
-    var identifier: String
-
-    var key: Key {
-      Key(identifier, first, firstAttribute, relation, second, secondAttribute, multiplier)
-    }
-  }
-
-  /// The terms that identify an arrangement constraint: all but its constant and priority.
-  struct Key: Hashable {
-    var identifier: String
-    var first: ObjectIdentifier
-    var firstAttribute: LayoutAttribute
-    var relation: LayoutRelation
-    var second: ObjectIdentifier?
-    var secondAttribute: LayoutAttribute
-    var multiplier: Double
-
-    init(
-      _ identifier: String, _ first: LayoutItem, _ firstAttribute: LayoutAttribute,
-      _ relation: LayoutRelation, _ second: LayoutItem?, _ secondAttribute: LayoutAttribute,
-      _ multiplier: Double
-    ) {
-      self.identifier = identifier
-      self.first = ObjectIdentifier(first)
-      self.firstAttribute = firstAttribute
-      self.relation = relation
-      self.second = second.map(ObjectIdentifier.init)
-      self.secondAttribute = secondAttribute
-      self.multiplier = multiplier
-    }
-
-    /// Hashes the items, attributes and relation only (equality compares every term): keys
-    /// that share them are rare (a view's spacing and hiding constraints, across an update),
-    /// and hashing the identifier's text cost more than the rest of the lookup.
-    func hash(into hasher: inout Hasher) {
-      hasher.combine(first)
-      hasher.combine(second)
-      hasher.combine(firstAttribute)
-      hasher.combine(secondAttribute)
-      hasher.combine(relation)
-    }
-
-    /// The key of an existing constraint (nil once its first item is gone).
-    init?(_ constraint: LayoutConstraint) {
-      guard let first = constraint.firstItem, let identifier = constraint.identifier else {
-        return nil
-      }
-      self.init(
-        identifier, first, constraint.firstAttribute, constraint.relation,
-        constraint.secondItem, constraint.secondAttribute, constraint.multiplier)
-    }
-  }
-
   /// The item the views are laid out in: the stack, or its margins guide.
   var canvas: LayoutItem { storedMarginsRelative ? arrangementMarginsGuide : self }
 
-  /// Replaces the arrangement constraints with the wanted ones, keeping every existing
-  /// constraint with the same terms (its constant and priority are edited in place).
+  /// Replaces the arrangement rows with the wanted ones, keeping every existing row with the
+  /// same terms (its constant and priority are changed in place), in the stack's engine.
   ///
-  /// The constraints that leave are deactivated and let go before the new ones are made, so an
-  /// item never lists the old and the new constraints at once: its lists (see
-  /// ``LayoutItem/referringConstraints``) would keep the room for both for good.
+  /// The rows that leave are removed before the new ones are added, in one batch, as a
+  /// deactivation and an activation would.
+  ///
+  /// - Complexity: O(*n*) for *n* rows, plus the solver's work on the rows that change.
   func updateArrangementConstraints() {
-    // In the engine's room, handed back emptied (it holds views) but with its capacity.
-    var wanted: [Wanted] = []
-    let engine = layoutEngine
-    if let engine { swap(&wanted, &engine.arrangementScratch) }
+    let engine = rootView.ensureEngine()
+    // In the engine's room, handed back emptied but with its capacity.
+    var wanted: [ArrangementRow] = []
+    swap(&wanted, &engine.arrangementScratch)
     defer {
-      if let engine {
-        wanted.removeAll(keepingCapacity: true)
-        swap(&wanted, &engine.arrangementScratch)
-      }
+      wanted.removeAll(keepingCapacity: true)
+      swap(&wanted, &engine.arrangementScratch)
     }
     appendWantedConstraints(to: &wanted)
-    if editInPlace(wanted) { return }
-    if storedArrangementConstraints.isEmpty {
-      // A first arrangement: nothing to match, every constraint is new.
-      var made: [LayoutConstraint] = []
-      made.reserveCapacity(wanted.count)
-      for spec in wanted { made.append(makeConstraint(spec)) }
-      storedArrangementConstraints = made
-      LayoutConstraint.activate(made)
-      dropUnusedGuides()
+    // Changed out of place (see `View.changeSubviews(_:)`).
+    var rows: [ArrangementRow] = []
+    swap(&rows, &arrangementRows)
+    // An empty table goes the long way: rows dropped with a view that left may leave guides
+    // to drop.
+    if !rows.isEmpty, editInPlace(&rows, wanted, engine) {
+      swap(&rows, &arrangementRows)
       return
     }
-    var existing: [Key: LayoutConstraint] = [:]
-    existing.reserveCapacity(storedArrangementConstraints.count)
-    for constraint in storedArrangementConstraints {
-      if let key = Key(constraint) { existing[key] = constraint }
-    }
-    var matched: [LayoutConstraint?] = []
-    matched.reserveCapacity(wanted.count)
-    for spec in wanted {
-      let constraint = existing.removeValue(forKey: spec.key)
-      if let constraint {
-        constraint.constant = spec.constant
-        constraint.priority = spec.priority
-      }
-      matched.append(constraint)
-    }
-    do {
-      let keptIDs = Set(matched.lazy.compactMap { $0.map(ObjectIdentifier.init) })
-      let leaving = storedArrangementConstraints.filter { !keptIDs.contains(ObjectIdentifier($0)) }
-      LayoutConstraint.deactivate(leaving)
-    }
-    existing = [:]
-    storedArrangementConstraints = []
-    // At the exact size: the list is kept until the next update, and one grown by doubling
-    // would hold up to twice the room.
-    var kept: [LayoutConstraint] = []
-    kept.reserveCapacity(wanted.count)
-    var arriving: [LayoutConstraint] = []
-    for (spec, match) in zip(wanted, matched) {
-      if let constraint = match {
-        if !constraint.active { arriving.append(constraint) }
-        kept.append(constraint)
-      } else {
-        let constraint = makeConstraint(spec)
-        arriving.append(constraint)
-        kept.append(constraint)
-      }
-    }
-    storedArrangementConstraints = kept
-    LayoutConstraint.activate(arriving)
+    engine.beginBatch()
+    replace(&rows, with: &wanted, engine)
+    // Stored before the batch ends: an add that fails then finds its row.
+    swap(&rows, &arrangementRows)
+    engine.endBatch()
     dropUnusedGuides()
   }
 
-  /// A new constraint as `spec` describes it.
-  private func makeConstraint(_ spec: Wanted) -> LayoutConstraint {
-    LayoutConstraint(
-      kind: .standard, spec.first, spec.firstAttribute, spec.relation, spec.second,
-      spec.secondAttribute, multiplier: spec.multiplier, constant: spec.constant,
-      priority: spec.priority, identifier: spec.identifier)
+  /// Matches `wanted` with `rows` by terms: a match keeps its solver id and takes the wanted
+  /// constant and priority in place; the rows left over are removed, and the wanted rows with
+  /// no match added; then `rows` holds the wanted rows, in order, at their exact count (the
+  /// table is kept until the next update, and one grown by doubling would hold up to twice the
+  /// room). Called inside a batch, which holds the adds.
+  ///
+  /// - Complexity: O(*n*) for *n* rows, plus the solver's work on the rows that change.
+  private func replace(
+    _ rows: inout [ArrangementRow], with wanted: inout [ArrangementRow], _ engine: LayoutEngine
+  ) {
+    if !rows.isEmpty {
+      var existing: [ArrangementRow.Key: Int] = [:]
+      existing.reserveCapacity(rows.count)
+      for (index, row) in rows.enumerated() { existing[row.key] = index }
+      for index in wanted.indices {
+        guard let match = existing.removeValue(forKey: wanted[index].key) else { continue }
+        var row = rows[match]
+        engine.updateArrangementRow(&row, to: wanted[index])
+        wanted[index] = row
+        // Kept: not to be removed below.
+        rows[match].solverID = -1
+      }
+      for index in rows.indices where rows[index].solverID >= 0 {
+        engine.uninstallArrangementRow(&rows[index])
+      }
+    }
+    for index in wanted.indices where wanted[index].solverID < 0 {
+      engine.installArrangementRow(&wanted[index], of: self)
+    }
+    var result: [ArrangementRow] = []
+    result.reserveCapacity(wanted.count)
+    result.append(contentsOf: wanted)
+    rows = result
   }
 
-  /// When `wanted` asks for the constraints the stack has, in the same order (a new spacing or
-  /// custom spacing), edits their constants and priorities in place and returns true; else
-  /// changes nothing and returns false. Matching by key instead builds a dictionary and a set.
+  /// When `wanted` asks for the rows the stack has, in the same order (a new spacing or custom
+  /// spacing), and they are installed, changes their constants and priorities in place and
+  /// returns true; else changes nothing and returns false. Matching by key instead builds a
+  /// dictionary.
   ///
-  /// - Complexity: O(*n*) for *n* arrangement constraints.
-  private func editInPlace(_ wanted: [Wanted]) -> Bool {
-    guard wanted.count == storedArrangementConstraints.count else { return false }
-    for (spec, constraint) in zip(wanted, storedArrangementConstraints) {
-      guard constraint.active, constraint.firstItem === spec.first,
-        constraint.secondItem === spec.second, constraint.firstAttribute == spec.firstAttribute,
-        constraint.secondAttribute == spec.secondAttribute, constraint.relation == spec.relation,
-        constraint.multiplier == spec.multiplier, constraint.storedIdentifier == spec.identifier
-      else { return false }
+  /// - Complexity: O(*n*) for *n* rows.
+  private func editInPlace(
+    _ rows: inout [ArrangementRow], _ wanted: [ArrangementRow], _ engine: LayoutEngine
+  ) -> Bool {
+    guard wanted.count == rows.count else { return false }
+    for (spec, row) in zip(wanted, rows) where row.solverID < 0 || !row.hasSameTerms(as: spec) {
+      return false
     }
-    for (spec, constraint) in zip(wanted, storedArrangementConstraints) {
-      constraint.constant = spec.constant
-      constraint.priority = spec.priority
-    }
+    for index in rows.indices { engine.updateArrangementRow(&rows[index], to: wanted[index]) }
     return true
   }
 
   /// Appends every constraint the current arrangement needs, in UIKit's order: distribution,
   /// then alignment, then the hidden views.
-  func appendWantedConstraints(to result: inout [Wanted]) {
+  func appendWantedConstraints(to result: inout [ArrangementRow]) {
     // Filtered only when a view is hidden: else the list is shared, not copied.
     let visible =
       arrangedSubviews.contains { $0.isHidden }
@@ -202,37 +124,39 @@ extension StackView {
 
   // MARK: Along the axis
 
-  private func distribute(_ visible: [View], _ along: AxisAttributes, into result: inout [Wanted]) {
+  private func distribute(
+    _ visible: [View], _ along: AxisAttributes, into result: inout [ArrangementRow]
+  ) {
     let canvas = self.canvas
     func add(
       _ first: LayoutItem, _ attribute1: LayoutAttribute, _ relation: LayoutRelation,
       _ second: LayoutItem?, _ attribute2: LayoutAttribute, multiplier: Double = 1,
-      constant: Double = 0, priority: LayoutPriority = .required, _ identifier: String
+      constant: Double = 0, priority: LayoutPriority = .required,
+      _ identifier: ArrangementIdentifier
     ) {
       result.append(
-        Wanted(
-          first: first, firstAttribute: attribute1, relation: relation, second: second,
-          secondAttribute: attribute2, multiplier: multiplier, constant: constant,
-          priority: priority, identifier: identifier))
+        ArrangementRow(
+          first, attribute1, relation, second, attribute2, multiplier: multiplier,
+          constant: constant, priority: priority, identifier))
     }
-    add(canvas, along.leading, .equal, visible[0], along.leading, "UISV-canvas-connection")
+    add(canvas, along.leading, .equal, visible[0], along.leading, .canvasConnection)
     add(
       canvas, along.trailing, .equal, visible[visible.count - 1], along.trailing,
-      "UISV-canvas-connection")
+      .canvasConnection)
     let equalGaps = storedDistribution == .equalSpacing || storedDistribution == .equalCentering
     let baselines = storedAxis == .vertical && storedBaselineRelative
     for (previous, next) in zip(visible, visible.dropFirst()) {
       add(
         next, baselines ? .firstBaseline : along.leading, equalGaps ? .greaterThanOrEqual : .equal,
         previous, baselines ? .lastBaseline : along.trailing, constant: spacing(after: previous),
-        "UISV-spacing")
+        .spacing)
     }
     switch storedDistribution {
     case .fill:
       break
     case .fillEqually:
       for view in visible.dropFirst() {
-        add(view, along.size, .equal, visible[0], along.size, "UISV-fill-equally")
+        add(view, along.size, .equal, visible[0], along.size, .fillEqually)
       }
     case .fillProportionally:
       let lengths = visible.map { max(0, $0.intrinsicLength(along.size)) }
@@ -240,7 +164,7 @@ extension StackView {
       let total = lengths.reduce(0, +) + spaces
       if total <= max(spaces, 1) {
         for view in visible.dropFirst() {
-          add(view, along.size, .equal, visible[0], along.size, "UISV-fill-equally")
+          add(view, along.size, .equal, visible[0], along.size, .fillEqually)
         }
       } else {
         for (index, view) in visible.enumerated() {
@@ -249,7 +173,7 @@ extension StackView {
             multiplier == 1 ? 1000 : Float(max(999 - index, 751)))
           add(
             view, along.size, .equal, canvas, along.size, multiplier: multiplier,
-            priority: priority, "UISV-fill-proportionally")
+            priority: priority, .fillProportionally)
         }
       }
     case .equalSpacing, .equalCentering:
@@ -259,18 +183,18 @@ extension StackView {
         let previous = visible[index], next = visible[index + 1]
         add(
           guide, along.leading, .equal, previous, edge ? along.trailing : along.center,
-          "UISV-distributing-edge")
+          .distributingEdge)
         add(
           guide, along.trailing, .equal, next, edge ? along.leading : along.center,
-          "UISV-distributing-edge")
+          .distributingEdge)
       }
       for (index, guide) in guides.enumerated().dropFirst() {
         let priority = edge ? LayoutPriority.required : LayoutPriority(Float(max(150 - index, 50)))
         add(
           guide, along.size, .equal, guides[0], along.size, priority: priority,
-          "UISV-fill-equally")
+          .fillEqually)
       }
-      add(canvas, along.size, .equal, nil, .notAnAttribute, priority: 49, "UISV-canvas-fit")
+      add(canvas, along.size, .equal, nil, .notAnAttribute, priority: 49, .canvasFit)
     }
   }
 
@@ -282,56 +206,56 @@ extension StackView {
 
   // MARK: Across the axis
 
-  private func align(_ visible: [View], _ across: AxisAttributes, into result: inout [Wanted]) {
+  private func align(
+    _ visible: [View], _ across: AxisAttributes, into result: inout [ArrangementRow]
+  ) {
     let canvas = self.canvas
     let first = visible[0]
     func add(
       _ item1: LayoutItem, _ attribute1: LayoutAttribute, _ relation: LayoutRelation,
       _ item2: LayoutItem?, _ attribute2: LayoutAttribute, priority: LayoutPriority = .required,
-      _ identifier: String
+      _ identifier: ArrangementIdentifier
     ) {
       result.append(
-        Wanted(
-          first: item1, firstAttribute: attribute1, relation: relation, second: item2,
-          secondAttribute: attribute2, multiplier: 1, constant: 0, priority: priority,
-          identifier: identifier))
+        ArrangementRow(
+          item1, attribute1, relation, item2, attribute2, priority: priority, identifier))
     }
     guard let aligned = alignedAttribute(across) else {
       // Fill: every view spans the canvas.
-      add(canvas, across.leading, .equal, first, across.leading, "UISV-canvas-connection")
-      add(canvas, across.trailing, .equal, first, across.trailing, "UISV-canvas-connection")
+      add(canvas, across.leading, .equal, first, across.leading, .canvasConnection)
+      add(canvas, across.trailing, .equal, first, across.trailing, .canvasConnection)
       for view in visible.dropFirst() {
-        add(first, across.leading, .equal, view, across.leading, "UISV-alignment")
-        add(first, across.trailing, .equal, view, across.trailing, "UISV-alignment")
+        add(first, across.leading, .equal, view, across.leading, .alignment)
+        add(first, across.trailing, .equal, view, across.trailing, .alignment)
       }
       return
     }
     for view in visible.dropFirst() {
-      add(first, aligned, .equal, view, aligned, "UISV-alignment")
+      add(first, aligned, .equal, view, aligned, .alignment)
     }
     // The spanner encloses the views; the canvas hugs the spanner.
     let spanner = spanner()
-    add(canvas, across.leading, .equal, spanner, across.leading, "UISV-canvas-connection")
-    add(canvas, across.trailing, .equal, spanner, across.trailing, "UISV-canvas-connection")
+    add(canvas, across.leading, .equal, spanner, across.leading, .canvasConnection)
+    add(canvas, across.trailing, .equal, spanner, across.trailing, .canvasConnection)
     if aligned == across.center {
-      add(canvas, across.center, .equal, first, across.center, "UISV-canvas-connection")
+      add(canvas, across.center, .equal, first, across.center, .canvasConnection)
     }
     // Each view inside the spanner; on the aligned edge, held there at 999.5.
     func boundary(_ view: View, _ edge: LayoutAttribute, outward: LayoutRelation) {
       let isAligned = aligned == edge
       add(
         spanner, edge, isAligned ? .equal : outward, view, edge,
-        priority: isAligned ? 999.5 : .required, "UISV-spanning-boundary")
+        priority: isAligned ? 999.5 : .required, .spanningBoundary)
     }
     for view in visible {
       boundary(view, across.leading, outward: .lessThanOrEqual)
       boundary(view, across.trailing, outward: .greaterThanOrEqual)
     }
-    add(spanner, across.size, .equal, nil, .notAnAttribute, priority: 51, "UISV-spanning-fit")
+    add(spanner, across.size, .equal, nil, .notAnAttribute, priority: 51, .spanningFit)
     for view in visible {
       add(
         view, across.size, .equal, nil, .notAnAttribute, priority: 25,
-        "UISV-ambiguity-suppression")
+        .ambiguitySuppression)
     }
   }
 
@@ -355,7 +279,7 @@ extension StackView {
   /// beyond its content (`UISV-ambiguity-suppression` at 25).
   private func hide(
     _ along: AxisAttributes, _ across: AxisAttributes, firstVisible: View?,
-    into result: inout [Wanted]
+    into result: inout [ArrangementRow]
   ) {
     // The canvas only when needed: asking an empty stack for it would make its margins guide.
     for (index, view) in arrangedSubviews.enumerated() where view.isHidden {
@@ -363,28 +287,27 @@ extension StackView {
       func add(
         _ item1: LayoutItem, _ attribute1: LayoutAttribute, _ item2: LayoutItem?,
         _ attribute2: LayoutAttribute, constant: Double = 0, priority: LayoutPriority,
-        _ identifier: String
+        _ identifier: ArrangementIdentifier
       ) {
         result.append(
-          Wanted(
-            first: item1, firstAttribute: attribute1, relation: .equal, second: item2,
-            secondAttribute: attribute2, multiplier: 1, constant: constant, priority: priority,
-            identifier: identifier))
+          ArrangementRow(
+            item1, attribute1, .equal, item2, attribute2, constant: constant, priority: priority,
+            identifier))
       }
-      add(view, along.size, nil, .notAnAttribute, priority: 999.999, "UISV-hiding")
+      add(view, along.size, nil, .notAnAttribute, priority: 999.999, .hiding)
       if index > 0 {
         let previous = arrangedSubviews[index - 1]
         add(
           view, along.leading, previous, along.trailing,
           constant: previous.isHidden ? 0 : spacing(after: previous) / 2, priority: 50,
-          "UISV-spacing-hidden")
+          .spacingHidden)
       } else {
-        add(view, along.leading, canvas, along.leading, priority: 50, "UISV-spacing-hidden")
+        add(view, along.leading, canvas, along.leading, priority: 50, .spacingHidden)
       }
       add(
         view, across.leading, canvas, across.leading, priority: 25,
-        "UISV-ambiguity-suppression")
-      add(view, across.size, nil, .notAnAttribute, priority: 25, "UISV-ambiguity-suppression")
+        .ambiguitySuppression)
+      add(view, across.size, nil, .notAnAttribute, priority: 25, .ambiguitySuppression)
     }
   }
 
@@ -408,22 +331,49 @@ extension StackView {
     return guide
   }
 
-  /// Removes the guides no arrangement constraint uses any more.
+  /// Removes the guides no arrangement row or constraint uses any more.
   private func dropUnusedGuides() {
-    while let last = gapGuides.last, last.activeConstraints.isEmpty {
+    while let last = gapGuides.last, isUnused(last) {
       removeLayoutGuide(last)
       gapGuides.removeLast()
     }
-    if let guide = spannerGuide, guide.activeConstraints.isEmpty {
+    if let guide = spannerGuide, isUnused(guide) {
       removeLayoutGuide(guide)
       spannerGuide = nil
     }
     // A margins guide the arrangement made (an empty stack has none until a view arrives) goes,
-    // with its pins, when no constraint uses it, so that views arriving and leaving do not
-    // leave a guide and four rows behind for good.
-    if marginsGuideIsArrangementOnly, let guide = marginsGuide, guide.activeConstraints.isEmpty {
+    // with its pins, when nothing uses it, so that views arriving and leaving do not leave a
+    // guide and four rows behind for good.
+    if marginsGuideIsArrangementOnly, let guide = marginsGuide, isUnused(guide) {
       removeMarginsGuide()
     }
+  }
+
+  /// Whether neither a row nor an active constraint refers to `guide`.
+  ///
+  /// - Complexity: O(rows).
+  private func isUnused(_ guide: LayoutGuide) -> Bool {
+    guide.activeConstraints.isEmpty && !arrangementRows.contains { $0.refers(to: guide) }
+  }
+
+  /// Takes out, at once, every row that refers to `item`, which the stack lets go of (an
+  /// arranged view that leaves, a guide removed): a row must not outlive its items. The next
+  /// update pass makes what the arrangement wants then.
+  ///
+  /// - Complexity: O(rows), plus a solver removal a row taken out.
+  func dropRows(referringTo item: LayoutItem) {
+    guard arrangementRows.contains(where: { $0.refers(to: item) }) else { return }
+    var rows: [ArrangementRow] = []
+    swap(&rows, &arrangementRows)
+    let engine = layoutEngine
+    engine?.beginBatch()
+    for index in rows.indices where rows[index].refers(to: item) && rows[index].solverID >= 0 {
+      engine?.uninstallArrangementRow(&rows[index])
+    }
+    engine?.endBatch()
+    rows.removeAll { $0.refers(to: item) }
+    swap(&rows, &arrangementRows)
+    setNeedsUpdateConstraints()
   }
 }
 

@@ -51,10 +51,18 @@ open class StackView: View {
 
   /// The views the stack lays out, in order. Each is also a subview.
   public private(set) var arrangedSubviews: [View] = []
-  /// The constraints the stack made and keeps (active), in the order they were made.
-  public var arrangementConstraints: [LayoutConstraint] { storedArrangementConstraints }
-  /// Behind ``arrangementConstraints`` (internal, as ``storedAxis`` is).
-  var storedArrangementConstraints: [LayoutConstraint] = []
+  /// The constraints the stack keeps (active), in its arrangement's order: made for the
+  /// asking, each standing for one of the rows its engine holds (``ArrangementRow``). They read
+  /// their constant and whether they are active from the stack as it is now; changing,
+  /// activating or deactivating one stops the program (change the arrangement instead).
+  ///
+  /// - Complexity: O(*n*) for *n* rows; allocates a constraint a row.
+  public var arrangementConstraints: [LayoutConstraint] {
+    arrangementRows.map { $0.describedConstraint() }
+  }
+  /// The rows the arrangement wanted at the last update pass, installed in the stack's engine
+  /// while it has one (see ``updateArrangementConstraints()``).
+  var arrangementRows: [ArrangementRow] = []
 
   var customSpacings: [ObjectIdentifier: Double] = [:]
   var gapGuides: [LayoutGuide] = []
@@ -155,6 +163,7 @@ open class StackView: View {
   public func removeArrangedSubview(_ view: View) {
     guard let index = arrangedSubviews.firstIndex(where: { $0 === view }) else { return }
     arrangedSubviews.remove(at: index)
+    dropRows(referringTo: view)
     customSpacings[ObjectIdentifier(view)] = nil
     if view.arrangingStackView === self { view.arrangingStackView = nil }
     arrangementDidChange(true)
@@ -171,6 +180,55 @@ open class StackView: View {
   /// The space after `view`, or ``spacingUseDefault`` when none was set.
   public func customSpacing(after view: View) -> Double {
     customSpacings[ObjectIdentifier(view)] ?? Self.spacingUseDefault
+  }
+
+  override func uninstallOwnedRows(from engine: LayoutEngine) {
+    engine.uninstallArrangementRows(of: self)
+  }
+
+  override func installOwnedRows(in engine: LayoutEngine) {
+    engine.installArrangementRows(of: self)
+  }
+
+  override func forgetOwnedRows() {
+    for index in arrangementRows.indices {
+      arrangementRows[index].solverID = -1
+      arrangementRows[index].isBroken = false
+    }
+  }
+
+  /// Removes and adds again the rows whose terms depend on the reading direction (leading and
+  /// trailing), after it changed.
+  ///
+  /// - Complexity: O(rows), plus a solver removal and add a directional row.
+  func relowerDirectionalRows() {
+    guard let engine = layoutEngine else { return }
+    var rows: [ArrangementRow] = []
+    swap(&rows, &arrangementRows)
+    engine.beginBatch()
+    for index in rows.indices
+    where rows[index].solverID >= 0
+      && (rows[index].firstAttribute.isDirectional || rows[index].secondAttribute.isDirectional)
+    {
+      engine.uninstallArrangementRow(&rows[index])
+      engine.installArrangementRow(&rows[index], of: self)
+    }
+    swap(&rows, &arrangementRows)
+    engine.endBatch()
+  }
+
+  /// Gives the engine the constants of the rows on `view` again, after its baselines moved.
+  ///
+  /// - Complexity: O(rows), plus a solver constant change a row on `view`.
+  func refreshRowConstants(referringTo view: View) {
+    guard let engine = layoutEngine else { return }
+    var rows: [ArrangementRow] = []
+    swap(&rows, &arrangementRows)
+    for index in rows.indices where rows[index].solverID >= 0 && rows[index].refers(to: view) {
+      engine.counters.constantsChanged += 1
+      engine.setArrangementConstant(&rows[index])
+    }
+    swap(&rows, &arrangementRows)
   }
 
   /// Brings the arrangement constraints up to date, then lets subclasses add their own.

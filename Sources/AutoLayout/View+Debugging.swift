@@ -133,6 +133,12 @@ extension View {
   /// - Complexity: O(active constraints on the view).
   public func constraintsAffectingLayout(for axis: LayoutAttribute.Axis) -> [LayoutConstraint] {
     var result = activeConstraints.filter { $0.firstAttribute.axis == axis }
+    for stack in [self as? StackView, arrangingStackView].compactMap({ $0 }) {
+      for row in stack.arrangementRows
+      where row.firstAttribute.axis == axis && row.refers(to: self) {
+        result.append(row.describedConstraint())
+      }
+    }
     result += guidePinConstraints(on: axis)
     if let contentSize = contentSizeConstraint(axis) { result.append(contentSize) }
     return result

@@ -327,6 +327,7 @@ open class View: LayoutItem {
     for constraint in activeConstraints where constraint.engine != nil {
       constraint.engine?.constantDidChange(constraint)
     }
+    arrangingStackView?.refreshRowConstants(referringTo: self)
   }
 
   func directionDidChange() {
@@ -340,6 +341,7 @@ open class View: LayoutItem {
         affected.append(constraint)
       }
     }
+    visitSubtree { ($0 as? StackView)?.relowerDirectionalRows() }
     guard !affected.isEmpty else { return }
     LayoutConstraint.deactivate(affected)
     LayoutConstraint.activate(affected)
@@ -446,6 +448,9 @@ open class View: LayoutItem {
     let engine = rootView.engineStorage
     engine?.beginBatch()
     LayoutConstraint.deactivate(crossing)
+    // An arranged view leaves its stack too, whose rows on it go now, as crossing constraints.
+    let leftStack = arrangingStackView.flatMap { $0 === parent ? $0 : nil }
+    leftStack?.arrangedSubviewDidLeave(self)
     if let engine { uninstallSubtree(from: engine) }
     engine?.endBatch()
     hasUninstalledConstraints = true
@@ -465,7 +470,6 @@ open class View: LayoutItem {
     // still, it would never be listed again, and its frame would keep its values for good.
     isFrameDirty = false
     forgetEffectiveDirections()
-    if let stack = arrangingStackView, stack === parent { stack.arrangedSubviewDidLeave(self) }
     parent.setNeedsLayout()
   }
 
@@ -478,6 +482,7 @@ open class View: LayoutItem {
       view.forEachOwnActiveConstraint { _, constraint in
         if constraint.engine === engine { engine.uninstall(constraint) }
       }
+      view.uninstallOwnedRows(from: engine)
     }
     visitSubtree { view in
       view.dropSystemConstraints(from: engine)
@@ -494,9 +499,23 @@ open class View: LayoutItem {
       view.forEachOwnActiveConstraint { _, constraint in
         if constraint.engine == nil { engine.install(constraint) }
       }
+      view.installOwnedRows(in: engine)
     }
     engine.endBatch()
   }
+
+  /// Takes the rows of the view's own tables (a stack view's arrangement) out of `engine`,
+  /// keeping the tables for ``installOwnedRows(in:)``. A plain view has none.
+  func uninstallOwnedRows(from engine: LayoutEngine) {}
+
+  /// Installs the rows of the view's own tables (see ``uninstallOwnedRows(from:)``) in
+  /// `engine`.
+  func installOwnedRows(in engine: LayoutEngine) {}
+
+  /// Forgets the solver ids of the rows of the view's own tables, which an engine gone with an
+  /// old root held (see ``forgetGoneEngine()``): the rows are installed again as uninstalled
+  /// ones, or by the next update pass.
+  func forgetOwnedRows() {}
 
   /// Forgets, across the subtree, the variables and content-size rows that an engine gave its
   /// items before it went with the subtree's old root (the old root let go of the subtree
@@ -508,6 +527,7 @@ open class View: LayoutItem {
     forgetEngineVariables()
     contentSizeRows = ContentSizeRows()
     for which in PinnedGuide.allCases { setPinRows(GuidePinRows(), which) }
+    forgetOwnedRows()
     for guide in layoutGuides { guide.forgetEngineVariables() }
     for subview in storedSubviews { subview.forgetGoneEngine() }
   }
@@ -596,6 +616,7 @@ open class View: LayoutItem {
   /// safe-area guide goes with its pins, and the next use makes a new one.
   public func removeLayoutGuide(_ guide: LayoutGuide) {
     guard guide.owner === self else { return }
+    (self as? StackView)?.dropRows(referringTo: guide)
     for which in PinnedGuide.allCases where pinnedGuide(which) === guide { unpinGuide(which) }
     LayoutConstraint.deactivate(guide.activeConstraints)
     if let index = layoutGuides.lastIndex(where: { $0 === guide }) {  // newest first: see above
@@ -617,6 +638,12 @@ open class View: LayoutItem {
       }
     }
     result += guidePinConstraints()
+    // A stack's rows between its items, and a single-item row on an arranged view.
+    for stack in [self as? StackView, arrangingStackView].compactMap({ $0 }) {
+      for row in stack.arrangementRows where (try? row.commonAncestor()) === self {
+        result.append(row.describedConstraint())
+      }
+    }
     for axis in LayoutAttribute.Axis.allCases {
       if let contentSize = contentSizeConstraint(axis) { result.append(contentSize) }
     }

@@ -35,12 +35,13 @@ enum StressChecks {
     let engine = world.engine
     var failure: String?
     engine.forEachLoweredRow { constraint, row in
-      guard failure == nil, row.priority.isRequired, let constraint, !constraint.isBroken
-      else { return }
+      // A row the engine owns (constraint nil) comes at the priority it is held at.
+      guard failure == nil, row.priority.isRequired, constraint?.isBroken != true else { return }
       let residual = scaledResidual(of: row, values: engine.value(of:))
       if residual > tolerance {
         failure =
-          "required constraint \(constraint) does not hold: scaled residual "
+          "required \(constraint.map { "constraint \($0)" } ?? "row the engine owns") does not "
+          + "hold: scaled residual "
           + "\(residual) > \(tolerance); row \(describe(row, world)) at " + values(of: row, world)
       }
     }

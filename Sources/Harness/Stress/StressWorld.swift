@@ -93,12 +93,7 @@ final class StressWorld {
     scene.root.frame = Rect(origin: .zero, size: initialSize)
     // A required constraint broken by a conflict stays broken (held as an optional one) until
     // it is installed again, as in UIKit.
-    var seen = Set<ObjectIdentifier>()
-    let broken = engine.loweredConstraints().map(\.constraint).filter {
-      $0.isBroken && seen.insert(ObjectIdentifier($0)).inserted
-    }
-    LayoutConstraint.deactivate(broken)
-    LayoutConstraint.activate(broken)
+    engine.reinstallBrokenConstraints()
     engine.removeAllConflicts()
     dropCaches()
     scene.root.layoutIfNeeded()
