@@ -45,8 +45,14 @@ enum ArrangementIdentifier: UInt8, CaseIterable {
 /// The items are unowned: the stack keeps them (its arranged views, its guides, itself), and it
 /// takes out every row that refers to a view or guide the moment it lets go of it.
 struct ArrangementRow {
+  // Widest first: fields are laid out in declaration order, and this order leaves no padding
+  // (48 bytes a row).
   var first: Unmanaged<LayoutItem>
   var second: Unmanaged<LayoutItem>?
+  var multiplier: Double
+  var constant: Double
+  var priority: LayoutPriority
+  var solverID: Int32 = -1
   var firstAttribute: LayoutAttribute
   var secondAttribute: LayoutAttribute
   var relation: LayoutRelation
@@ -54,10 +60,6 @@ struct ArrangementRow {
   /// Whether the engine broke the row to recover from a conflict (it holds it at the strongest
   /// optional priority).
   var isBroken = false
-  var solverID: Int32 = -1
-  var multiplier: Double
-  var constant: Double
-  var priority: LayoutPriority
 
   init(
     _ first: LayoutItem, _ firstAttribute: LayoutAttribute, _ relation: LayoutRelation,
