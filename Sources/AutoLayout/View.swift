@@ -324,6 +324,9 @@ open class View: LayoutItem {
   /// Re-applies the constants of active constraints whose lowering depends on this view's
   /// offsets (baselines, alignment-rect insets): in place, no removal.
   func refreshOffsetConstants() {
+    // Without variables, no installed constraint or row is on the view's edges (a label's
+    // baselines are set as it is made, before it is in a tree).
+    guard engineBlock >= 0 else { return }
     for constraint in activeConstraints where constraint.engine != nil {
       constraint.engine?.constantDidChange(constraint)
     }
