@@ -3,10 +3,10 @@
 ///
 /// The stack view makes the constraints UIKit makes, with UIKit's identifiers and priorities
 /// (`UISV-canvas-connection`, `UISV-spacing`, `UISV-fill-equally`, `UISV-alignment`,
-/// `UISV-hiding`, …), so a dump reads like UIKit's. It keeps them up to date in the
-/// update-constraints pass: a change (hiding a view, a new spacing) replaces only the constraints
-/// whose terms changed and edits constants in place, so the solver sees as little churn as
-/// possible.
+/// `UISV-hiding`, …), so a dump reads like UIKit's, as rows its engine holds (``ArrangementRow``)
+/// rather than constraint objects. It keeps them up to date in the update-constraints pass: a
+/// change (hiding a view, a new spacing) replaces only the rows whose terms changed and edits
+/// constants in place, so the solver sees as little churn as possible.
 open class StackView: View {
   /// How the arranged views share the length of the stack along its axis.
   public enum Distribution: Hashable, Sendable, CaseIterable {
