@@ -28,14 +28,7 @@ extension LayoutEngine {
       return
     }
     let lowered = Constraint(lower(row), row.relation, priority: row.priority)
-    do throws(SolverError) {
-      try solver.add(ConstraintID(id), lowered)
-    } catch {
-      if refuses(error) { return }
-      guard case .unsatisfiable(_, _, let others) = error else { preconditionFailure("\(error)") }
-      breakArrangementRow(&row, conflictingWith: others)
-      addOrFail(id, lowered.at(Self.brokenPriority))
-    }
+    add(id, lowered) { breakArrangementRow(&row, conflictingWith: $0) }
   }
 
   /// Removes `row` (installed here) and forgets its solver id. Counts as a constraint removed.
@@ -74,20 +67,7 @@ extension LayoutEngine {
   func setArrangementConstant(_ row: inout ArrangementRow) {
     let id = row.solverID
     guard id >= 0, !hasRefused else { return }
-    let constant = loweredConstant(row)
-    do throws(SolverError) {
-      try solver.setConstant(ConstraintID(id), constant)
-    } catch {
-      if refuses(error) { return }
-      guard case .unsatisfiable(_, _, let others) = error else { preconditionFailure("\(error)") }
-      breakArrangementRow(&row, conflictingWith: others)
-      setPriorityOrFail(id, Self.brokenPriority)
-      do throws(SolverError) {
-        try solver.setConstant(ConstraintID(id), constant)
-      } catch {
-        if !refuses(error) { preconditionFailure("an optional constant change failed: \(error)") }
-      }
-    }
+    setConstant(loweredConstant(row), ofRow: id) { breakArrangementRow(&row, conflictingWith: $0) }
   }
 
   /// Gives the solver `row`'s priority: an optional one as it is (a broken row mends), a
@@ -100,14 +80,7 @@ extension LayoutEngine {
       return setPriorityOrFail(id, row.priority)
     }
     guard !row.isBroken else { return }
-    do throws(SolverError) {
-      try solver.setPriority(ConstraintID(id), row.priority)
-    } catch {
-      if refuses(error) { return }
-      guard case .unsatisfiable(_, _, let others) = error else { preconditionFailure("\(error)") }
-      breakArrangementRow(&row, conflictingWith: others)
-      setPriorityOrFail(id, Self.brokenPriority)
-    }
+    setRequiredPriority(row.priority, ofRow: id) { breakArrangementRow(&row, conflictingWith: $0) }
   }
 
   /// Breaks `row`, which cannot hold with the required rows `others`: marks it broken and

@@ -34,16 +34,10 @@ extension LayoutEngine {
       }
       return
     }
-    for edge in 0..<4 {
+    // A refusal stops the adds (the engine gives the solver nothing more).
+    for edge in 0..<4 where !isRefused {
       let row = guidePinRow(view, guide, edge, constant: view.guidePinConstant(which, edge))
-      do throws(SolverError) {
-        try solver.add(ConstraintID(rows[edge]), row)
-      } catch {
-        if refuses(error) { return }
-        guard case .unsatisfiable(_, _, let others) = error else { preconditionFailure("\(error)") }
-        breakGuidePin(rows[edge], of: view, conflictingWith: others)
-        addOrFail(rows[edge], row.at(Self.brokenPriority))
-      }
+      add(rows[edge], row) { breakGuidePin(rows[edge], of: view, conflictingWith: $0) }
     }
   }
 
@@ -77,19 +71,8 @@ extension LayoutEngine {
       counters.constantsChanged += 1
       guard !hasRefused else { continue }
       let id = view.pinRows(which)[edge]
-      do throws(SolverError) {
-        try solver.setConstant(ConstraintID(id), 0 - new)
-      } catch {
-        if refuses(error) { return }
-        guard case .unsatisfiable(_, _, let others) = error else { preconditionFailure("\(error)") }
-        breakGuidePin(id, of: view, conflictingWith: others)
-        setPriorityOrFail(id, Self.brokenPriority)
-        do throws(SolverError) {
-          try solver.setConstant(ConstraintID(id), 0 - new)
-        } catch {
-          if !refuses(error) { preconditionFailure("an optional constant change failed: \(error)") }
-        }
-      }
+      setConstant(0 - new, ofRow: id) { breakGuidePin(id, of: view, conflictingWith: $0) }
+      if isRefused { return }
     }
   }
 

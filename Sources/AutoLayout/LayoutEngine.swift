@@ -417,13 +417,71 @@ public final class LayoutEngine {
       return
     }
     let lowered = Constraint(expression, constraint.relation, priority: constraint.storedPriority)
+    add(id, lowered) { recover(breaking: constraint, conflictingWith: $0) }
+  }
+
+  // MARK: Recovering from conflicts
+
+  // A required row that cannot hold with the others is broken, as UIKit recovers: the caller's
+  // `breaking` records and logs the break (on the constraint, or on the row the engine owns),
+  // given the conflicting rows, and the row is then held at ``brokenPriority``. A refusal stops
+  // there (it is kept in ``refusal``).
+
+  /// Adds `row` under `id`, breaking it if it conflicts.
+  ///
+  /// - Complexity: that of a solver add, twice on a conflict.
+  @inline(__always)
+  func add(
+    _ id: Int32, _ row: Constraint, breaking: (_ others: [ConstraintID: Constraint]) -> Void
+  ) {
     do throws(SolverError) {
-      try solver.add(ConstraintID(id), lowered)
+      try solver.add(ConstraintID(id), row)
     } catch {
       if refuses(error) { return }
       guard case .unsatisfiable(_, _, let others) = error else { preconditionFailure("\(error)") }
-      recover(breaking: constraint, conflictingWith: others)
-      addOrFail(id, lowered.at(Self.brokenPriority))
+      breaking(others)
+      addOrFail(id, row.at(Self.brokenPriority))
+    }
+  }
+
+  /// Gives row `id` the constant `constant`, breaking it first if it cannot hold with it.
+  ///
+  /// - Complexity: that of a solver constant change, plus a priority change on a conflict.
+  @inline(__always)
+  func setConstant(
+    _ constant: Double, ofRow id: Int32,
+    breaking: (_ others: [ConstraintID: Constraint]) -> Void
+  ) {
+    do throws(SolverError) {
+      try solver.setConstant(ConstraintID(id), constant)
+    } catch {
+      if refuses(error) { return }
+      guard case .unsatisfiable(_, _, let others) = error else { preconditionFailure("\(error)") }
+      breaking(others)
+      setPriorityOrFail(id, Self.brokenPriority)
+      do throws(SolverError) {
+        try solver.setConstant(ConstraintID(id), constant)
+      } catch {
+        if !refuses(error) { preconditionFailure("an optional constant change failed: \(error)") }
+      }
+    }
+  }
+
+  /// Makes row `id` required again (`priority`), breaking it if it cannot hold as such.
+  ///
+  /// - Complexity: that of a solver priority change, twice on a conflict.
+  @inline(__always)
+  func setRequiredPriority(
+    _ priority: LayoutPriority, ofRow id: Int32,
+    breaking: (_ others: [ConstraintID: Constraint]) -> Void
+  ) {
+    do throws(SolverError) {
+      try solver.setPriority(ConstraintID(id), priority)
+    } catch {
+      if refuses(error) { return }
+      guard case .unsatisfiable(_, _, let others) = error else { preconditionFailure("\(error)") }
+      breaking(others)
+      setPriorityOrFail(id, Self.brokenPriority)
     }
   }
 
@@ -481,19 +539,7 @@ public final class LayoutEngine {
   private func setConstant(_ constant: Double, of constraint: LayoutConstraint, solverID id: Int32)
   {
     guard id >= 0, !hasRefused else { return }
-    do throws(SolverError) {
-      try solver.setConstant(ConstraintID(id), constant)
-    } catch {
-      if refuses(error) { return }
-      guard case .unsatisfiable(_, _, let others) = error else { preconditionFailure("\(error)") }
-      recover(breaking: constraint, conflictingWith: others)
-      setPriorityOrFail(id, Self.brokenPriority)
-      do throws(SolverError) {
-        try solver.setConstant(ConstraintID(id), constant)
-      } catch {
-        if !refuses(error) { preconditionFailure("an optional constant change failed: \(error)") }
-      }
-    }
+    setConstant(constant, ofRow: id) { recover(breaking: constraint, conflictingWith: $0) }
   }
 
   /// Applies a new priority in place.
@@ -507,14 +553,7 @@ public final class LayoutEngine {
       return setPriorityOrFail(id, priority)
     }
     guard !constraint.isHeldBroken else { return }
-    do throws(SolverError) {
-      try solver.setPriority(ConstraintID(id), priority)
-    } catch {
-      if refuses(error) { return }
-      guard case .unsatisfiable(_, _, let others) = error else { preconditionFailure("\(error)") }
-      recover(breaking: constraint, conflictingWith: others)
-      setPriorityOrFail(id, Self.brokenPriority)
-    }
+    setRequiredPriority(priority, ofRow: id) { recover(breaking: constraint, conflictingWith: $0) }
   }
 
   func setPriorityOrFail(_ id: Int32, _ priority: LayoutPriority) {
