@@ -437,8 +437,7 @@ public final class LayoutEngine {
     do throws(SolverError) {
       try solver.add(ConstraintID(id), row)
     } catch {
-      if refuses(error) { return }
-      guard case .unsatisfiable(_, _, let others) = error else { preconditionFailure("\(error)") }
+      guard let others = conflictingRows(error) else { return }
       breaking(others)
       addOrFail(id, row.at(Self.brokenPriority))
     }
@@ -455,8 +454,7 @@ public final class LayoutEngine {
     do throws(SolverError) {
       try solver.setConstant(ConstraintID(id), constant)
     } catch {
-      if refuses(error) { return }
-      guard case .unsatisfiable(_, _, let others) = error else { preconditionFailure("\(error)") }
+      guard let others = conflictingRows(error) else { return }
       breaking(others)
       setPriorityOrFail(id, Self.brokenPriority)
       do throws(SolverError) {
@@ -478,11 +476,19 @@ public final class LayoutEngine {
     do throws(SolverError) {
       try solver.setPriority(ConstraintID(id), priority)
     } catch {
-      if refuses(error) { return }
-      guard case .unsatisfiable(_, _, let others) = error else { preconditionFailure("\(error)") }
+      guard let others = conflictingRows(error) else { return }
       breaking(others)
       setPriorityOrFail(id, Self.brokenPriority)
     }
+  }
+
+  /// The required rows an `unsatisfiable` error names, or nil for a refusal (then kept in
+  /// ``refusal``); any other error is a bug.
+  @inline(__always)
+  private func conflictingRows(_ error: SolverError) -> [ConstraintID: Constraint]? {
+    if refuses(error) { return nil }
+    guard case .unsatisfiable(_, _, let others) = error else { preconditionFailure("\(error)") }
+    return others
   }
 
   func addOrFail(_ id: Int32, _ constraint: Constraint) {
