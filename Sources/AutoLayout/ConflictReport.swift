@@ -34,8 +34,9 @@ extension LayoutEngine {
         guard let (which, edge) = view.pinnedEdge(ofRow: id.rawValue) else { return nil }
         return view.guidePinConstraint(which, edge: edge)
       case .arrangement(let owner)?:
-        return owner.takeUnretainedValue().arrangementRows.first { $0.solverID == id.rawValue }?
-          .describedConstraint()
+        let stack = owner.takeUnretainedValue()
+        guard let index = stack.arrangementRowIndex(ofSolverID: id.rawValue) else { return nil }
+        return stack.arrangementRows[index].describedConstraint()
       case nil: return nil
       }
     }
@@ -58,24 +59,22 @@ extension LayoutEngine {
   public func reinstallBrokenConstraints() {
     flushPendingAdds()
     var constraints: [LayoutConstraint] = []
-    var stacks: [StackView] = []
+    var stackRows: [(StackView, index: Int)] = []
     var pinned: [(View, PinnedGuide)] = []
+    let rowIndices = arrangementRowIndices()
     for (id, entry) in installed.entries.enumerated() {
       switch entry {
       case .constraint(let constraint)? where constraint.isHeldBroken:
         constraints.append(constraint)
       case .arrangement(let owner)?:
         let stack = owner.takeUnretainedValue()
-        // Listed once, at its broken row with the lowest id.
-        if let row = stack.arrangementRows.lazy.filter({ $0.isBroken }).min(by: {
-          $0.solverID < $1.solverID
-        }), row.solverID == Int32(id) {
-          stacks.append(stack)
-        }
+        let index = Int(rowIndices[id])
+        if stack.arrangementRows[index].isBroken { stackRows.append((stack, index)) }
       case .guidePin(let owner)?:
         let view = owner.takeUnretainedValue()
         guard let (which, edge) = view.pinnedEdge(ofRow: Int32(id)) else { continue }
         let rows = view.pinRows(which)
+        // A guide's four pins go and come back together: listed at its first broken edge.
         if rows.isBroken(edge), (0..<4).first(where: rows.isBroken) == edge {
           pinned.append((view, which))
         }
@@ -85,14 +84,12 @@ extension LayoutEngine {
     beginBatch()
     LayoutConstraint.deactivate(constraints)
     LayoutConstraint.activate(constraints)
-    for stack in stacks {
-      var rows: [ArrangementRow] = []
-      swap(&rows, &stack.arrangementRows)
-      for index in rows.indices where rows[index].isBroken {
-        uninstallArrangementRow(&rows[index])
-        installArrangementRow(&rows[index], of: stack)
-      }
-      swap(&rows, &stack.arrangementRows)
+    // A row keeps its place in its stack's table; only its solver id changes.
+    for (stack, index) in stackRows {
+      var row = stack.arrangementRows[index]
+      uninstallArrangementRow(&row)
+      installArrangementRow(&row, of: stack)
+      stack.arrangementRows[index] = row
     }
     for (view, which) in pinned {
       uninstallGuidePins(of: view, which)

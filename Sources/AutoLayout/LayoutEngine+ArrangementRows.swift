@@ -100,7 +100,7 @@ extension LayoutEngine {
   func breakArrangementRow(
     _ id: Int32, of stack: StackView, conflictingWith others: [ConstraintID: Constraint]
   ) {
-    guard let index = stack.arrangementRows.firstIndex(where: { $0.solverID == id }) else {
+    guard let index = stack.arrangementRowIndex(ofSolverID: id) else {
       preconditionFailure("row \(id) is not one of \(stack)'s")
     }
     var row = stack.arrangementRows[index]

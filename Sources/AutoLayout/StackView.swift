@@ -182,6 +182,14 @@ open class StackView: View {
     customSpacings[ObjectIdentifier(view)] ?? Self.spacingUseDefault
   }
 
+  /// Where the row installed under solver id `id` is in ``arrangementRows``, if it is there. For
+  /// a conflict's one row; a walk over every row uses ``LayoutEngine/arrangementRowIndices()``.
+  ///
+  /// - Complexity: O(rows).
+  func arrangementRowIndex(ofSolverID id: Int32) -> Int? {
+    arrangementRows.firstIndex { $0.solverID == id }
+  }
+
   override func uninstallOwnedRows(from engine: LayoutEngine) {
     engine.uninstallArrangementRows(of: self)
   }
