@@ -43,9 +43,12 @@ extension View {
   private func updateSubtreeConstraints() {
     if subtreeNeedsUpdateConstraints {
       subtreeNeedsUpdateConstraints = false
-      for subview in subviews
-      where subview.needsOwnUpdate || subview.subtreeNeedsUpdateConstraints {
-        subview.updateSubtreeConstraints()
+      // Held for the walk: a subview's `updateConstraints()` may change the list.
+      let subviews = storedSubviews
+      subviews.forEachUnretained { subview in
+        if subview.needsOwnUpdate || subview.subtreeNeedsUpdateConstraints {
+          subview.updateSubtreeConstraints()
+        }
       }
     }
     if needsOwnUpdate {
@@ -123,8 +126,14 @@ extension View {
     }
     guard subtreeNeedsLayout else { return }
     subtreeNeedsLayout = false
-    for subview in storedSubviews where subview.needsLayoutFlag || subview.subtreeNeedsLayout {
-      subview.layoutSubtreeIfNeeded(engine)
+    // A leaf stops here (copying even an empty list retains its storage). Else the list as it
+    // is now, held for the walk: a subview's `layoutSubviews()` may change it.
+    guard !storedSubviews.isEmpty else { return }
+    let subviews = storedSubviews
+    subviews.forEachUnretained { subview in
+      if subview.needsLayoutFlag || subview.subtreeNeedsLayout {
+        subview.layoutSubtreeIfNeeded(engine)
+      }
     }
   }
 
@@ -236,7 +245,9 @@ extension View {
     originMoved = true
     needsLayoutFlag = true
     subtreeNeedsLayout = true
-    for subview in storedSubviews { subview.markSubtreeForFullLayout() }
+    guard !storedSubviews.isEmpty else { return }
+    let subviews = storedSubviews
+    subviews.forEachUnretained { $0.markSubtreeForFullLayout() }
   }
 }
 
