@@ -454,9 +454,7 @@ public final class LayoutEngine {
     do throws(SolverError) {
       try solver.setConstant(ConstraintID(id), constant)
     } catch {
-      guard let others = conflictingRows(error) else { return }
-      breaking(others)
-      setPriorityOrFail(id, Self.brokenPriority)
+      guard holdBroken(id, after: error, breaking) else { return }
       do throws(SolverError) {
         try solver.setConstant(ConstraintID(id), constant)
       } catch {
@@ -476,9 +474,7 @@ public final class LayoutEngine {
     do throws(SolverError) {
       try solver.setPriority(ConstraintID(id), priority)
     } catch {
-      guard let others = conflictingRows(error) else { return }
-      breaking(others)
-      setPriorityOrFail(id, Self.brokenPriority)
+      holdBroken(id, after: error, breaking)
     }
   }
 
@@ -489,6 +485,20 @@ public final class LayoutEngine {
     if refuses(error) { return nil }
     guard case .unsatisfiable(_, _, let others) = error else { preconditionFailure("\(error)") }
     return others
+  }
+
+  /// After `error` changing row `id` in place: on a conflict, records the break through
+  /// `breaking` and holds the row at ``brokenPriority``. Returns false on a refusal.
+  @inline(__always)
+  @discardableResult
+  private func holdBroken(
+    _ id: Int32, after error: SolverError,
+    _ breaking: (_ others: [ConstraintID: Constraint]) -> Void
+  ) -> Bool {
+    guard let others = conflictingRows(error) else { return false }
+    breaking(others)
+    setPriorityOrFail(id, Self.brokenPriority)
+    return true
   }
 
   func addOrFail(_ id: Int32, _ constraint: Constraint) {

@@ -43,9 +43,7 @@ extension View {
   private func updateSubtreeConstraints() {
     if subtreeNeedsUpdateConstraints {
       subtreeNeedsUpdateConstraints = false
-      // Held for the walk: a subview's `updateConstraints()` may change the list.
-      let subviews = storedSubviews
-      subviews.forEachUnretained { subview in
+      forEachSubviewUnretained { subview in
         if subview.needsOwnUpdate || subview.subtreeNeedsUpdateConstraints {
           subview.updateSubtreeConstraints()
         }
@@ -126,11 +124,7 @@ extension View {
     }
     guard subtreeNeedsLayout else { return }
     subtreeNeedsLayout = false
-    // A leaf stops here (copying even an empty list retains its storage). Else the list as it
-    // is now, held for the walk: a subview's `layoutSubviews()` may change it.
-    guard !storedSubviews.isEmpty else { return }
-    let subviews = storedSubviews
-    subviews.forEachUnretained { subview in
+    forEachSubviewUnretained { subview in
       if subview.needsLayoutFlag || subview.subtreeNeedsLayout {
         subview.layoutSubtreeIfNeeded(engine)
       }
@@ -245,9 +239,7 @@ extension View {
     originMoved = true
     needsLayoutFlag = true
     subtreeNeedsLayout = true
-    guard !storedSubviews.isEmpty else { return }
-    let subviews = storedSubviews
-    subviews.forEachUnretained { $0.markSubtreeForFullLayout() }
+    forEachSubviewUnretained { $0.markSubtreeForFullLayout() }
   }
 }
 

@@ -603,10 +603,7 @@ open class View: LayoutItem {
   /// Calls `body` on this view and every descendant, parents first.
   public func visitSubtree(_ body: (View) -> Void) {
     body(self)
-    // A leaf stops here; else the list as it is now, held for the walk (`body` may change it).
-    guard !storedSubviews.isEmpty else { return }
-    let subviews = storedSubviews
-    subviews.forEachUnretained { $0.visitSubtree(body) }
+    forEachSubviewUnretained { $0.visitSubtree(body) }
   }
 
   // MARK: Layout guides
@@ -700,15 +697,18 @@ final class SuperviewLink {
   init(_ view: View) { self.view = view }
 }
 
-extension Array where Element == View {
-  /// Calls `body` with each view in order, without retaining it: the array, which the caller
-  /// holds for the call, keeps every view alive. A walk down a tree of ten thousand views
-  /// otherwise retains and releases each one for its call, a third of a layout pass.
+extension View {
+  /// Calls `body` with each subview in order, without retaining it. The list is copied first
+  /// (one retain of its storage), so `body` may change it without freeing a view under the
+  /// walk; a leaf returns before the copy. A walk down a tree of ten thousand views otherwise
+  /// retains and releases each one for its call, a third of a layout pass.
   ///
-  /// - Complexity: O(*n*) plus `body`'s.
+  /// - Complexity: O(subviews) plus `body`'s.
   @inline(__always)
-  func forEachUnretained(_ body: (View) -> Void) {
-    withUnsafeBufferPointer { views in
+  func forEachSubviewUnretained(_ body: (View) -> Void) {
+    guard !storedSubviews.isEmpty else { return }
+    let subviews = storedSubviews
+    subviews.withUnsafeBufferPointer { views in
       views.withMemoryRebound(to: Unmanaged<View>.self) { references in
         for reference in references { reference._withUnsafeGuaranteedRef(body) }
       }
