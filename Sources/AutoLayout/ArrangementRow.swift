@@ -81,6 +81,8 @@ struct ArrangementRow {
   var firstItem: LayoutItem? { first.takeUnretainedValue() }
   /// The item on the right side, if any.
   var secondItem: LayoutItem? { second?.takeUnretainedValue() }
+  var unretainedFirstItem: Unmanaged<LayoutItem>? { first }
+  var unretainedSecondItem: Unmanaged<LayoutItem>? { second }
   /// The constant, as lowering reads it.
   var storedConstant: Double { constant }
 
@@ -134,14 +136,7 @@ struct ArrangementRow {
 
   /// The closest view that contains both items (a guide counts as its owning view).
   func commonAncestor() throws(LayoutError) -> View {
-    if let firstHost = first.takeUnretainedValue().hostView {
-      guard let second = secondItem else { return firstHost }
-      if let secondHost = second.hostView,
-        let ancestor = firstHost.closestCommonAncestor(secondHost)
-      {
-        return ancestor
-      }
-    }
+    if let ancestor = unretainedCommonAncestor() { return ancestor.takeUnretainedValue() }
     // Never reached for a row a stack made: its items are the stack, its guides and its
     // arranged views.
     throw LayoutError.noCommonAncestor(

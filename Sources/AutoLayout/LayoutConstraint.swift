@@ -53,6 +53,12 @@ public final class LayoutConstraint {
   public var firstItem: LayoutItem? { isFirstItemGone ? nil : storedFirstItem }
   /// The item on the right side, if any; `nil` once the item is gone.
   public var secondItem: LayoutItem? { isSecondItemGone ? nil : storedSecondItem }
+  var unretainedFirstItem: Unmanaged<LayoutItem>? {
+    isFirstItemGone ? nil : .passUnretained(storedFirstItem)
+  }
+  var unretainedSecondItem: Unmanaged<LayoutItem>? {
+    isSecondItemGone ? nil : secondItemReference
+  }
   /// What is added to the right side. Changing it on an active constraint updates the solver in
   /// place.
   public var constant: Double {
@@ -105,12 +111,19 @@ public final class LayoutConstraint {
   /// object's memory until the last unowned reference goes costs a count increment per
   /// reference. The flags are what keep the reads valid; debug builds (the tests) keep the
   /// checked references, so that a read past the flags traps there.
+  ///
+  /// The second is an `Unmanaged` in release builds: an optional `unowned(unsafe)` reference
+  /// is retained and released around every read that unwraps it.
   #if DEBUG
     private unowned(safe) let storedFirstItem: LayoutItem
     private unowned(safe) let storedSecondItem: LayoutItem?
+    private var secondItemReference: Unmanaged<LayoutItem>? {
+      storedSecondItem.map { .passUnretained($0) }
+    }
   #else
     private unowned(unsafe) let storedFirstItem: LayoutItem
-    private unowned(unsafe) let storedSecondItem: LayoutItem?
+    private let secondItemReference: Unmanaged<LayoutItem>?
+    private var storedSecondItem: LayoutItem? { secondItemReference?.takeUnretainedValue() }
   #endif
   /// The engine the constraint is installed in, and its solver id. The engine is unowned, not
   /// weak (see ``firstItem``): an engine that goes sets it to `nil`. Unchecked in release
@@ -165,7 +178,11 @@ public final class LayoutConstraint {
     self.storedFirstItem = firstItem
     self.firstAttribute = firstAttribute
     self.relation = relation
-    self.storedSecondItem = secondItem
+    #if DEBUG
+      self.storedSecondItem = secondItem
+    #else
+      self.secondItemReference = secondItem.map { .passUnretained($0) }
+    #endif
     self.secondAttribute = secondAttribute
     self.multiplier = multiplier
     self.storedConstant = constant
@@ -173,8 +190,11 @@ public final class LayoutConstraint {
     self.storedIdentifier = identifier
     let firstSide: ConstraintReference.Side = secondItem === firstItem ? .both : .first
     firstReferenceIndex = Int32(truncatingIfNeeded: firstItem.addReference(self, side: firstSide))
-    if let secondItem, secondItem !== firstItem {
-      secondReferenceIndex = Int32(truncatingIfNeeded: secondItem.addReference(self, side: .second))
+    // Through the unretained reference: unwrapping the optional item retains and releases it.
+    if let second = secondItemReference, firstSide != .both {
+      secondReferenceIndex = Int32(
+        truncatingIfNeeded: second._withUnsafeGuaranteedRef { $0.addReference(self, side: .second) }
+      )
     }
   }
 
@@ -245,7 +265,8 @@ public final class LayoutConstraint {
         message: "\(view1.layoutDescription).\(attr1): constant \(constant) or multiplier "
           + "\(multiplier) is not finite! That's illegal.")
     }
-    guard let view2 else {
+    // Compared with nil rather than unwrapped, which retains and releases the item.
+    guard view2 != nil else {
       guard attr2 == .notAnAttribute else {
         throw .missingAttribute("A second attribute (\(attr2)) needs a second item")
       }
@@ -253,7 +274,7 @@ public final class LayoutConstraint {
       return
     }
     guard attr2 != .notAnAttribute else {
-      throw .missingAttribute("A second item (\(view2)) needs a second attribute")
+      throw .missingAttribute("A second item (\(view2!)) needs a second attribute")
     }
     if attr1.isDimension != attr2.isDimension { throw .invalidPairing(attr1, attr2) }
     if attr1.isDimension { return }
@@ -400,37 +421,52 @@ extension LayoutConstraint {
   /// Activates every constraint in one solver batch, or throws and activates none when one of
   /// them cannot be (its items have no common ancestor).
   public static func activateChecked(_ constraints: [LayoutConstraint]) throws(LayoutError) {
-    // The hosts and engines are held unretained: for the whole call the views are held by their
-    // trees and each engine by its root, and retaining them (and the constraints, through a
-    // zip of the two arrays) cost some sixteen reference-count operations a constraint.
+    // Nothing is retained: for the whole call the constraints are held by the array, the views
+    // by their trees and each engine by its root, and retaining them cost some sixteen
+    // reference-count operations a constraint.
+    try constraints.withUnsafeBufferPointer { buffer throws(LayoutError) in
+      try buffer.withMemoryRebound(to: Unmanaged<LayoutConstraint>.self) {
+        references throws(LayoutError) in
+        try activateChecked(references)
+      }
+    }
+  }
+
+  private static func activateChecked(
+    _ constraints: UnsafeBufferPointer<Unmanaged<LayoutConstraint>>
+  ) throws(LayoutError) {
     var hosts: [Unmanaged<View>] = []
     hosts.reserveCapacity(constraints.count)
-    for constraint in constraints {
-      hosts.append(Unmanaged.passUnretained(try constraint.commonAncestor()))
+    for reference in constraints {
+      guard let host = reference._withUnsafeGuaranteedRef({ $0.unretainedCommonAncestor() })
+      else { throw reference._withUnsafeGuaranteedRef { $0.noCommonAncestor() } }
+      hosts.append(host)
     }
     var engine: Unmanaged<LayoutEngine>?
     // Constraints of a batch mostly share their host: its root is looked up once for a run.
     var lastHost: UnsafeMutableRawPointer?
     var lastHostEngine: Unmanaged<LayoutEngine>?
-    for index in constraints.indices where !constraints[index].active {
-      precondition(!constraints[index].describesEngineRows, constraints[index].engineRowsMisuse)
-      let host = hosts[index]
-      let hostEngine: Unmanaged<LayoutEngine>
-      if host.toOpaque() == lastHost, let lastHostEngine {
-        hostEngine = lastHostEngine
-      } else {
-        hostEngine = host._withUnsafeGuaranteedRef { .passUnretained($0.rootView.ensureEngine()) }
-        lastHost = host.toOpaque()
-        lastHostEngine = hostEngine
+    for (index, reference) in constraints.enumerated() {
+      reference._withUnsafeGuaranteedRef { constraint in
+        guard !constraint.active else { return }
+        precondition(!constraint.describesEngineRows, constraint.engineRowsMisuse)
+        let host = hosts[index]
+        let hostEngine: Unmanaged<LayoutEngine>
+        if host.toOpaque() == lastHost, let lastHostEngine {
+          hostEngine = lastHostEngine
+        } else {
+          hostEngine = host._withUnsafeGuaranteedRef { .passUnretained($0.rootView.ensureEngine()) }
+          lastHost = host.toOpaque()
+          lastHostEngine = hostEngine
+        }
+        if hostEngine.toOpaque() != engine?.toOpaque() {
+          engine?._withUnsafeGuaranteedRef { $0.endBatch() }
+          engine = hostEngine
+          hostEngine._withUnsafeGuaranteedRef { $0.beginBatch() }
+        }
+        constraint.attach()
+        hostEngine._withUnsafeGuaranteedRef { $0.install(constraint) }
       }
-      if hostEngine.toOpaque() != engine?.toOpaque() {
-        engine?._withUnsafeGuaranteedRef { $0.endBatch() }
-        engine = hostEngine
-        hostEngine._withUnsafeGuaranteedRef { $0.beginBatch() }
-      }
-      let constraint = constraints[index]
-      constraint.attach()
-      hostEngine._withUnsafeGuaranteedRef { $0.install(constraint) }
     }
     engine?._withUnsafeGuaranteedRef { $0.endBatch() }
   }
@@ -453,17 +489,11 @@ extension LayoutConstraint {
 
   /// The closest view that contains both items (a layout guide counts as its owning view).
   func commonAncestor() throws(LayoutError) -> View {
-    guard let first = firstItem, let firstHost = first.hostView else {
-      throw noCommonAncestor()
-    }
-    guard let second = secondItem else { return firstHost }
-    guard let secondHost = second.hostView,
-      let ancestor = firstHost.closestCommonAncestor(secondHost)
-    else { throw noCommonAncestor() }
-    return ancestor
+    guard let ancestor = unretainedCommonAncestor() else { throw noCommonAncestor() }
+    return ancestor.takeUnretainedValue()
   }
 
-  private func noCommonAncestor() -> LayoutError {
+  func noCommonAncestor() -> LayoutError {
     .noCommonAncestor(
       firstItem.map { "\"\($0.layoutDescription).\(firstAttribute)\"" } ?? "nil",
       secondItem.map { "\"\($0.layoutDescription).\(secondAttribute)\"" } ?? "nil")
@@ -472,13 +502,18 @@ extension LayoutConstraint {
   /// Marks the constraint active and lists it on its items.
   func attach() {
     active = true
-    if let firstItem {
+    let first = unretainedFirstItem
+    if let first {
       firstListIndex = Int32(
-        truncatingIfNeeded: firstItem.changeActiveConstraints { $0.appendReturningIndex(self) })
+        truncatingIfNeeded: first._withUnsafeGuaranteedRef {
+          $0.changeActiveConstraints { $0.appendReturningIndex(self) }
+        })
     }
-    if let secondItem, secondItem !== firstItem {
+    if let second = unretainedSecondItem, second.toOpaque() != first?.toOpaque() {
       secondListIndex = Int32(
-        truncatingIfNeeded: secondItem.changeActiveConstraints { $0.appendReturningIndex(self) })
+        truncatingIfNeeded: second._withUnsafeGuaranteedRef {
+          $0.changeActiveConstraints { $0.appendReturningIndex(self) }
+        })
     }
   }
 

@@ -585,13 +585,18 @@ public final class LayoutEngine {
   // MARK: Lowering
 
   /// Calls `body` with each item whose variables the lowered constraint uses.
+  @inline(__always)
   func forEachItem(of constraint: some LoweredRelation, _ body: (LayoutItem) -> Void) {
-    guard let first = constraint.firstItem else { return }
-    body(first.resolve(constraint.firstAttribute).0)
-    if let second = constraint.secondItem {
-      body(second.resolve(constraint.secondAttribute).0)
-      if constraint.originCoefficient != 0, let ancestor = try? constraint.commonAncestor() {
-        body(ancestor)
+    guard let first = constraint.unretainedFirstItem else { return }
+    let firstAttribute = constraint.firstAttribute
+    first._withUnsafeGuaranteedRef { $0.unretainedResolve(firstAttribute).0 }
+      ._withUnsafeGuaranteedRef(body)
+    if let second = constraint.unretainedSecondItem {
+      let secondAttribute = constraint.secondAttribute
+      second._withUnsafeGuaranteedRef { $0.unretainedResolve(secondAttribute).0 }
+        ._withUnsafeGuaranteedRef(body)
+      if constraint.originCoefficient != 0, let ancestor = constraint.unretainedCommonAncestor() {
+        ancestor._withUnsafeGuaranteedRef(body)
       }
     }
   }
@@ -629,13 +634,19 @@ public final class LayoutEngine {
   func appendLoweredTerms(
     _ constraint: some LoweredRelation, to terms: inout some TermSink
   ) {
-    guard let first = constraint.firstItem else { preconditionFailure("first item is gone") }
-    let second = constraint.secondItem
+    guard let first = constraint.unretainedFirstItem else {
+      preconditionFailure("first item is gone")
+    }
+    let second = constraint.unretainedSecondItem
     // The same equation with a view's own guide's terms first, where a view is pinned to its
     // guide (its trailing and bottom margins): a planned build defines each equality's first
     // term that it can, and a guide is better defined from its view than the view from the
     // guide, which the view's superview places.
-    let guideFirst = second != nil && second !== first && second?.hostView === first
+    var guideFirst = false
+    if let second, second.toOpaque() != first.toOpaque() {
+      let secondHost = second._withUnsafeGuaranteedRef { $0.unretainedHostView() }
+      guideFirst = secondHost?.toOpaque() == first.toOpaque()
+    }
     if guideFirst, let second {
       appendTerms(second, constraint.secondAttribute, -constraint.multiplier, &terms)
     }
@@ -645,28 +656,32 @@ public final class LayoutEngine {
         appendTerms(second, constraint.secondAttribute, -constraint.multiplier, &terms)
       }
       let net = constraint.originCoefficient
-      if net != 0, let ancestor = try? constraint.commonAncestor() {
+      if net != 0, let ancestor = constraint.unretainedCommonAncestor() {
         let horizontal = constraint.firstAttribute.axis == .horizontal
-        terms.append(Term(variable(ancestor, horizontal ? 0 : 1), -net))
+        let base = ancestor._withUnsafeGuaranteedRef { block(for: $0) }
+        terms.append(Term(Variable(id: base + (horizontal ? 0 : 1)), -net))
       }
     }
   }
 
   /// The constant part of ``lower(_:)``.
   func loweredConstant(_ constraint: some LoweredRelation) -> Double {
-    guard let first = constraint.firstItem else { return -constraint.storedConstant }
+    guard let first = constraint.unretainedFirstItem else { return -constraint.storedConstant }
+    let firstAttribute = constraint.firstAttribute
     // Leading and trailing constants run in the reading direction: in right-to-left layouts,
     // `a.leading == b.trailing + 8` puts `a` 8 points to the left of `b`.
     let flips =
-      (constraint.firstAttribute.isDirectional || constraint.secondAttribute.isDirectional)
-      && first.effectiveLayoutDirection == .rightToLeft
+      (firstAttribute.isDirectional || constraint.secondAttribute.isDirectional)
+      && first._withUnsafeGuaranteedRef { $0.effectiveLayoutDirection } == .rightToLeft
     var constant =
       (flips ? constraint.storedConstant : -constraint.storedConstant)
-      + first.offset(of: constraint.firstAttribute)
-    if let second = constraint.secondItem {
-      constant -= constraint.multiplier * second.offset(of: constraint.secondAttribute)
+      + first._withUnsafeGuaranteedRef { $0.offset(of: firstAttribute) }
+    if let second = constraint.unretainedSecondItem {
+      let secondAttribute = constraint.secondAttribute
+      constant -=
+        constraint.multiplier * second._withUnsafeGuaranteedRef { $0.offset(of: secondAttribute) }
       let net = constraint.originCoefficient
-      if net != 0, let ancestor = try? constraint.commonAncestor() {
+      if net != 0, let ancestor = constraint.unretainedCommonAncestor()?.takeUnretainedValue() {
         let insets = ancestor.alignmentRectInsets
         constant += net * (constraint.firstAttribute.axis == .horizontal ? insets.left : insets.top)
       }
@@ -675,10 +690,18 @@ public final class LayoutEngine {
   }
 
   private func appendTerms(
+    _ reference: Unmanaged<LayoutItem>, _ attribute: LayoutAttribute, _ k: Double,
+    _ terms: inout some TermSink
+  ) {
+    reference._withUnsafeGuaranteedRef { appendTerms($0, attribute, k, &terms) }
+  }
+
+  @inline(__always)
+  private func appendTerms(
     _ item: LayoutItem, _ attribute: LayoutAttribute, _ k: Double, _ terms: inout some TermSink
   ) {
-    let (target, plain) = item.resolve(attribute)
-    let base = block(for: target)
+    let (target, plain) = item.unretainedResolve(attribute)
+    let base = target._withUnsafeGuaranteedRef { block(for: $0) }
     let x = Variable(id: base), y = Variable(id: base + 1)
     let width = Variable(id: base + 2), height = Variable(id: base + 3)
     // One or two terms appended one at a time (an array literal per call would be allocated),
@@ -747,6 +770,11 @@ protocol LoweredRelation {
   var multiplier: Double { get }
   /// The constant as declared (lowering flips it for right-to-left and adds offsets).
   var storedConstant: Double { get }
+  /// ``firstItem``, not retained: lowering and activation read the items while the tree holds
+  /// them, and a retain and a release for each read were a sixth of a scene's build.
+  var unretainedFirstItem: Unmanaged<LayoutItem>? { get }
+  /// ``secondItem``, not retained.
+  var unretainedSecondItem: Unmanaged<LayoutItem>? { get }
   /// The closest view that contains both items.
   func commonAncestor() throws(LayoutError) -> View
 }
@@ -754,10 +782,27 @@ protocol LoweredRelation {
 extension LayoutConstraint: LoweredRelation {}
 
 extension LoweredRelation {
+  /// ``commonAncestor()``, not retained, and nil where that throws: the views' closest common
+  /// ancestor, a guide standing for its owning view.
+  ///
+  /// - Complexity: O(depth of the two items' views).
+  func unretainedCommonAncestor() -> Unmanaged<View>? {
+    guard let first = unretainedFirstItem,
+      let firstHost = first._withUnsafeGuaranteedRef({ $0.unretainedHostView() })
+    else { return nil }
+    guard let second = unretainedSecondItem else { return firstHost }
+    guard let secondHost = second._withUnsafeGuaranteedRef({ $0.unretainedHostView() }) else {
+      return nil
+    }
+    return firstHost._withUnsafeGuaranteedRef { first in
+      secondHost._withUnsafeGuaranteedRef { first.unretainedCommonAncestor($0) }
+    }
+  }
+
   /// How many times the common ancestor's origin is subtracted: 1 per location side, scaled by
   /// the multiplier on the right (0 for a location = location + c constraint).
   var originCoefficient: Double {
-    guard secondItem != nil else { return 0 }
+    guard unretainedSecondItem != nil else { return 0 }
     let left = firstAttribute.isDimension ? 0.0 : 1.0
     let right = secondAttribute.isDimension ? 0.0 : 1.0
     return left - multiplier * right

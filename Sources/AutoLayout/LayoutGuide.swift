@@ -12,10 +12,17 @@ open class LayoutGuide: LayoutItem {
   /// run time on every read (some 80 instructions), and a guide's owner is read at every step
   /// of each of its constraints' way into the engine. Unowned, and unchecked in release builds
   /// as ``LayoutConstraint/firstItem``'s references are: a view that goes sets it to `nil`.
+  /// An `Unmanaged` in release builds: an optional `unowned(unsafe)` reference is retained and
+  /// released around every read that unwraps it.
   #if DEBUG
     unowned(safe) var owner: View?
+    var ownerReference: Unmanaged<View>? { owner.map { .passUnretained($0) } }
   #else
-    unowned(unsafe) var owner: View?
+    var ownerReference: Unmanaged<View>?
+    var owner: View? {
+      get { ownerReference?.takeUnretainedValue() }
+      set { ownerReference = newValue.map { .passUnretained($0) } }
+    }
   #endif
 
   /// A guide named `identifier`; add it to a view with ``View/addLayoutGuide(_:)``.
@@ -25,6 +32,8 @@ open class LayoutGuide: LayoutItem {
   }
 
   override var hostView: View? { owner }
+
+  override func unretainedHostView() -> Unmanaged<View>? { ownerReference }
 
   public override var layoutDescription: String {
     let name = "\(String(describing: type(of: self))):\(address(of: self))"

@@ -88,9 +88,16 @@ open class LayoutItem {
   /// The view whose tree holds this item: the view itself, or the guide's owning view.
   var hostView: View? { fatalError("LayoutItem is abstract") }
 
+  /// ``hostView``, not retained: for activation and lowering, which hold the tree while they
+  /// read it. A retained one cost a retain and a release on every read, twice per constraint.
+  ///
+  /// - Complexity: O(1).
+  func unretainedHostView() -> Unmanaged<View>? { fatalError("LayoutItem is abstract") }
+
   /// The direction in which leading and trailing run for this item.
   public var effectiveLayoutDirection: LayoutDirection {
-    hostView?.effectiveUserInterfaceLayoutDirection ?? .leftToRight
+    guard let host = unretainedHostView() else { return .leftToRight }
+    return host._withUnsafeGuaranteedRef { $0.effectiveUserInterfaceLayoutDirection }
   }
 
   /// The name UIKit would print for the item in a constraint's description, e.g. `View:0x…`.
@@ -103,7 +110,19 @@ open class LayoutItem {
 
   /// The item that stands for `attribute` (a view's margins guide for margin attributes) and the
   /// plain attribute to use on it.
-  func resolve(_ attribute: LayoutAttribute) -> (LayoutItem, LayoutAttribute) { (self, attribute) }
+  func resolve(_ attribute: LayoutAttribute) -> (LayoutItem, LayoutAttribute) {
+    let (item, plain) = unretainedResolve(attribute)
+    return (item.takeUnretainedValue(), plain)
+  }
+
+  /// ``resolve(_:)``, the item not retained (this item keeps it: itself, or its margins guide).
+  ///
+  /// - Complexity: O(1).
+  func unretainedResolve(
+    _ attribute: LayoutAttribute
+  ) -> (Unmanaged<LayoutItem>, LayoutAttribute) {
+    (.passUnretained(self), attribute)
+  }
 
   /// Called when the item first gets variables in an engine.
   func didEnterEngine() {}

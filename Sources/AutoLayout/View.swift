@@ -109,6 +109,17 @@ open class View: LayoutItem {
 
   override var hostView: View? { self }
 
+  override func unretainedHostView() -> Unmanaged<View>? { .passUnretained(self) }
+
+  /// ``superview``, not retained: for walks up the tree, which the caller holds.
+  ///
+  /// - Complexity: O(1).
+  @inline(__always)
+  var unretainedSuperview: Unmanaged<View>? {
+    guard let link = superviewLink else { return nil }
+    return .passUnretained(link.view)
+  }
+
   /// Swaps `link` in as the link to the superview; the old link is released after the access.
   func setSuperviewLink(_ link: SuperviewLink?) {
     var link = link
@@ -316,9 +327,11 @@ open class View: LayoutItem {
     }
   }
 
-  override func resolve(_ attribute: LayoutAttribute) -> (LayoutItem, LayoutAttribute) {
-    guard let edge = attribute.edgeOfMargins else { return (self, attribute) }
-    return (layoutMarginsGuide, edge)
+  override func unretainedResolve(
+    _ attribute: LayoutAttribute
+  ) -> (Unmanaged<LayoutItem>, LayoutAttribute) {
+    guard let edge = attribute.edgeOfMargins else { return (.passUnretained(self), attribute) }
+    return (.passUnretained(layoutMarginsGuide), edge)
   }
 
   /// Re-applies the constants of active constraints whose lowering depends on this view's
@@ -370,33 +383,58 @@ open class View: LayoutItem {
   }
 
   /// The closest view that is an ancestor of (or equal to) both views.
+  ///
+  /// - Complexity: O(depth of the two views).
   public func closestCommonAncestor(_ other: View) -> View? {
-    if other === self || other.superview === self { return self }
-    if let parent = superview, parent === other || parent === other.superview { return parent }
-    var depthSelf = 0, depthOther = 0
-    var a: View? = self, b: View? = other
-    while let view = a?.superview {
+    unretainedCommonAncestor(other)?.takeUnretainedValue()
+  }
+
+  /// ``closestCommonAncestor(_:)``, not retained, and retaining no view on the way up:
+  /// activation finds one for every constraint, and a walk that retained each superview cost
+  /// a retain and a release a step.
+  ///
+  /// - Complexity: O(depth of the two views).
+  func unretainedCommonAncestor(_ other: View) -> Unmanaged<View>? {
+    typealias Reference = Unmanaged<View>
+    @inline(__always) func parent(_ view: Reference) -> Reference? {
+      view._withUnsafeGuaranteedRef { $0.unretainedSuperview }
+    }
+    @inline(__always) func same(_ a: Reference?, _ b: Reference?) -> Bool {
+      a?.toOpaque() == b?.toOpaque()
+    }
+    let mine = Reference.passUnretained(self)
+    let theirs = Reference.passUnretained(other)
+    let myParent = parent(mine)
+    let theirParent = parent(theirs)
+    // Siblings, a parent and its child, or one view: most constraints.
+    if same(theirs, mine) || same(theirParent, mine) { return mine }
+    if let myParent, same(myParent, theirs) || same(myParent, theirParent) { return myParent }
+    var depthSelf = 0
+    var depthOther = 0
+    var a = mine
+    var b = theirs
+    while let up = parent(a) {
       depthSelf += 1
-      a = view
+      a = up
     }
-    while let view = b?.superview {
+    while let up = parent(b) {
       depthOther += 1
-      b = view
+      b = up
     }
-    guard a === b else { return nil }
-    a = self
-    b = other
+    guard same(a, b) else { return nil }
+    a = mine
+    b = theirs
     while depthSelf > depthOther {
-      a = a?.superview
+      a = parent(a)!
       depthSelf -= 1
     }
     while depthOther > depthSelf {
-      b = b?.superview
+      b = parent(b)!
       depthOther -= 1
     }
-    while a !== b {
-      a = a?.superview
-      b = b?.superview
+    while !same(a, b) {
+      a = parent(a)!
+      b = parent(b)!
     }
     return a
   }
