@@ -47,9 +47,9 @@ public final class LayoutConstraint {
   /// A constraint does not keep its items alive (UIKit's are `unowned(unsafe)`). The references
   /// are unowned rather than weak, because the side table that a weak reference gives its
   /// object makes every retain and release of that object take the slow path (7 to 14 % of a
-  /// scene's build, a third of a layout pass); instead, an item that goes marks the references
-  /// to it as gone itself (see ``LayoutItem/referringConstraints``), so they read as `nil`, as
-  /// weak ones would.
+  /// scene's build, a third of a layout pass); instead, an item that goes marks the token its
+  /// constraints hold as gone (``ItemLifetime``), so they read it as `nil`, as weak ones
+  /// would.
   public var firstItem: LayoutItem? { isFirstItemGone ? nil : storedFirstItem }
   /// The item on the right side, if any; `nil` once the item is gone.
   public var secondItem: LayoutItem? { isSecondItemGone ? nil : storedSecondItem }
@@ -100,7 +100,7 @@ public final class LayoutConstraint {
   // jemalloc's 112-byte class (FootprintTests checks it).
 
   /// The items, fixed for the constraint's life, and whether each is gone
-  /// (``isFirstItemGone``). Constants and flags rather than references set to nil: a stored
+  /// (``isFirstItemGone``). Constants and tokens rather than references set to nil: a stored
   /// `var` reference is checked for exclusive access at run time on every read (some 80
   /// instructions; a constraint's items are read a dozen times on its way into the solver), and
   /// an unowned one must be, since assigning it releases the old reference inside the access. A
@@ -109,7 +109,7 @@ public final class LayoutConstraint {
   /// Unchecked in release builds, as UIKit's: a checked unowned read costs an atomic retain
   /// through the unowned count (about 40 instructions with its release), and keeping the
   /// object's memory until the last unowned reference goes costs a count increment per
-  /// reference. The flags are what keep the reads valid; debug builds (the tests) keep the
+  /// reference. The tokens are what keep the reads valid; debug builds (the tests) keep the
   /// checked references, so that a read past the flags traps there.
   ///
   /// The second is an `Unmanaged` in release builds: an optional `unowned(unsafe)` reference
@@ -135,6 +135,10 @@ public final class LayoutConstraint {
   #else
     unowned(unsafe) var engine: LayoutEngine?
   #endif
+  /// The items' tokens (``ItemLifetime``), held strongly: each is marked gone when its item
+  /// goes. The second is nil when there is no second item.
+  private let firstLifetime: ItemLifetime
+  private let secondLifetime: ItemLifetime?
   /// What the second attribute is multiplied by.
   public let multiplier: Double
   /// The value behind ``constant``. Not public, so that the compiler sees every access and
@@ -150,10 +154,6 @@ public final class LayoutConstraint {
   /// stored from `Int` without a check.
   var firstListIndex: Int32 = -1
   var secondListIndex: Int32 = -1
-  /// Where the constraint sits in its items' `referringConstraints` lists (the second is -1 when
-  /// there is no second item or it is the first one).
-  var firstReferenceIndex: Int32 = -1
-  var secondReferenceIndex: Int32 = -1
   var storedPriority: LayoutPriority
   let kind: Kind
   /// The attribute of the first item.
@@ -162,8 +162,6 @@ public final class LayoutConstraint {
   public let relation: LayoutRelation
   /// The attribute of the second item (`notAnAttribute` when there is none).
   public let secondAttribute: LayoutAttribute
-  private var isFirstItemGone = false
-  private var isSecondItemGone = false
   var active = false
   /// The flag behind ``isBroken``, as the engine last set it.
   var isHeldBroken = false
@@ -188,15 +186,27 @@ public final class LayoutConstraint {
     self.storedConstant = constant
     self.storedPriority = priority
     self.storedIdentifier = identifier
-    let firstSide: ConstraintReference.Side = secondItem === firstItem ? .both : .first
-    firstReferenceIndex = Int32(truncatingIfNeeded: firstItem.addReference(self, side: firstSide))
+    firstLifetime = firstItem.lifetime()
     // Through the unretained reference: unwrapping the optional item retains and releases it.
-    if let second = secondItemReference, firstSide != .both {
-      secondReferenceIndex = Int32(
-        truncatingIfNeeded: second._withUnsafeGuaranteedRef { $0.addReference(self, side: .second) }
-      )
+    #if DEBUG
+      let secondReference = secondItem.map { Unmanaged.passUnretained($0) }
+    #else
+      let secondReference = secondItemReference
+    #endif
+    if let second = secondReference {
+      secondLifetime =
+        secondItem === firstItem
+        ? firstLifetime : second._withUnsafeGuaranteedRef { $0.lifetime() }
+    } else {
+      secondLifetime = nil
     }
   }
+
+  /// Whether the first item has gone (``firstItem`` reads nil).
+  private var isFirstItemGone: Bool { firstLifetime.isGone }
+  /// Whether the second item has gone; false when there is none (``secondItem`` reads nil
+  /// then too).
+  private var isSecondItemGone: Bool { secondLifetime?.isGone ?? false }
 
   /// The view that made a system constraint (``Kind/autoresizingMask`` or
   /// ``Kind/contentSize``): its first item. Read only while that item is there (an installed
@@ -215,26 +225,6 @@ public final class LayoutConstraint {
     return (
       view.contentHuggingPriority(for: axis), view.contentCompressionResistancePriority(for: axis)
     )
-  }
-
-  deinit {
-    // An item that went before has set its reference to nil and forgotten this constraint.
-    if let firstItem { firstItem.removeReference(at: Int(firstReferenceIndex)) }
-    if let secondItem, secondReferenceIndex >= 0 {
-      secondItem.removeReference(at: Int(secondReferenceIndex))
-    }
-  }
-
-  /// Called by an item that is going: drops the references on `side` to it.
-  func forgetItem(on side: ConstraintReference.Side) {
-    if side != .second {
-      isFirstItemGone = true
-      firstReferenceIndex = -1
-    }
-    if side != .first {
-      isSecondItemGone = true
-      secondReferenceIndex = -1
-    }
   }
 
   /// The constraint `item1.attr1 relation multiplier × item2.attr2 + constant` at priority 1000,

@@ -13,10 +13,10 @@ open class LayoutItem {
   var engineReferences = 0
   /// The active constraints that refer to this item (in no particular order).
   var activeConstraints: [LayoutConstraint] = []
-  /// Every constraint that refers to this item, active or not, without keeping it alive: when
-  /// the item goes, it sets their references to it to `nil` (constraints hold their items
-  /// unowned, not weak: see ``LayoutConstraint/firstItem``).
-  var referringConstraints: [ConstraintReference] = []
+  /// The token the constraints that refer to this item hold, marked gone when the item goes
+  /// (constraints hold their items unowned, not weak: see ``LayoutConstraint/firstItem``); nil
+  /// until a constraint first refers to the item.
+  private var storedLifetime: ItemLifetime?
 
   init() {}
 
@@ -27,21 +27,21 @@ open class LayoutItem {
   }
 
   /// Gives back the room the item's lists grew beyond their contents, as a solve from scratch
-  /// does for the solver (see ``LayoutEngine/solveFromScratch()``). Overrides add their lists.
+  /// does for the solver (see ``LayoutEngine/solveFromScratch()``), and its token when no
+  /// constraint holds it any more (the next one to refer to the item makes a new one).
+  /// Overrides add their lists.
   func compactLists() {
     changeActiveConstraints {
       $0.shrinkToAppendedCapacity(firstRoom: ListGrowth.constraintListFirstRoom)
     }
-    changeReferringConstraints {
-      $0.shrinkToAppendedCapacity(firstRoom: ListGrowth.constraintListFirstRoom)
-    }
+    if isKnownUniquelyReferenced(&storedLifetime) { storedLifetime = nil }
   }
 
-  // The two lists are changed out of place: moved out of their property (leaving it empty,
-  // which allocates nothing), changed, and moved back. A change that may release an element
-  // could, for all the compiler can prove, reach back into the property, and one such access
-  // keeps every access to it checked at run time (see `View.changeSubviews(_:)`). `change`
-  // must not read the same list of the same item: it is empty meanwhile.
+  // The list is changed out of place: moved out of its property (leaving it empty, which
+  // allocates nothing), changed, and moved back. A change that may release an element could,
+  // for all the compiler can prove, reach back into the property, and one such access keeps
+  // every access to it checked at run time (see `View.changeSubviews(_:)`). `change` must not
+  // read the same list of the same item: it is empty meanwhile.
 
   /// Lets `change` change ``activeConstraints`` out of place.
   @inline(__always)
@@ -52,37 +52,18 @@ open class LayoutItem {
     return change(&list)
   }
 
-  /// Lets `change` change ``referringConstraints`` out of place.
-  @inline(__always)
-  func changeReferringConstraints<Result>(
-    _ change: (inout [ConstraintReference]) -> Result
-  ) -> Result {
-    var list: [ConstraintReference] = []
-    swap(&list, &referringConstraints)
-    defer { swap(&list, &referringConstraints) }
-    return change(&list)
-  }
-
   deinit {
-    for reference in referringConstraints { reference.constraint.forgetItem(on: reference.side) }
+    storedLifetime?.isGone = true
   }
 
-  /// Lists `constraint` as referring to this item on `side`; returns where it is listed.
-  func addReference(_ constraint: LayoutConstraint, side: ConstraintReference.Side) -> Int {
-    changeReferringConstraints {
-      $0.appendReturningIndex(ConstraintReference(constraint: constraint, side: side))
-    }
-  }
-
-  /// Takes the entry at `index` off ``referringConstraints`` by moving the last entry into its
-  /// place (a constraint that goes does this for each of its items).
-  func removeReference(at index: Int) {
-    guard let last = changeReferringConstraints({ $0.removeMovingLast(at: index) }) else { return }
-    if last.side == .second {
-      last.constraint.secondReferenceIndex = Int32(truncatingIfNeeded: index)
-    } else {
-      last.constraint.firstReferenceIndex = Int32(truncatingIfNeeded: index)
-    }
+  /// The token a constraint that refers to this item holds, made on first use.
+  ///
+  /// - Complexity: O(1).
+  func lifetime() -> ItemLifetime {
+    if let storedLifetime { return storedLifetime }
+    let lifetime = ItemLifetime()
+    storedLifetime = lifetime
+    return lifetime
   }
 
   /// The view whose tree holds this item: the view itself, or the guide's owning view.
@@ -153,27 +134,6 @@ open class LayoutItem {
   public var widthAnchor: DimensionAnchor { DimensionAnchor(self, .width) }
   /// The height.
   public var heightAnchor: DimensionAnchor { DimensionAnchor(self, .height) }
-}
-
-/// A constraint listed by an item it refers to, held unowned so that the list does not keep it
-/// alive (it takes itself off the list when it goes), and the side on which it refers to the item.
-struct ConstraintReference {
-  /// Which of a constraint's items an item is.
-  enum Side {
-    case first
-    case second
-    /// Both items are the same one.
-    case both
-  }
-
-  /// Unchecked in release builds, as ``LayoutConstraint/firstItem``'s references: a constraint
-  /// takes itself off its items' lists when it goes, so a listed one is alive.
-  #if DEBUG
-    unowned(safe) let constraint: LayoutConstraint
-  #else
-    unowned(unsafe) let constraint: LayoutConstraint
-  #endif
-  let side: Side
 }
 
 extension LayoutItem: CustomStringConvertible {
