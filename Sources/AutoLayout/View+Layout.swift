@@ -63,10 +63,16 @@ extension View {
   /// Asks for a layout pass on this view (its subviews' frames) before the next display.
   public func setNeedsLayout() {
     needsLayoutFlag = true
-    var ancestor = superview
-    while let view = ancestor, !view.subtreeNeedsLayout {
-      view.subtreeNeedsLayout = true
-      ancestor = view.superview
+    // Up the superviews unretained: the tree holds them.
+    var ancestor = unretainedSuperview
+    while let view = ancestor {
+      let flagged = view._withUnsafeGuaranteedRef { view in
+        if view.subtreeNeedsLayout { return true }
+        view.subtreeNeedsLayout = true
+        return false
+      }
+      if flagged { break }
+      ancestor = view._withUnsafeGuaranteedRef { $0.unretainedSuperview }
     }
   }
 

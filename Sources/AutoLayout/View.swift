@@ -366,18 +366,23 @@ open class View: LayoutItem {
   // MARK: The tree
 
   /// The topmost ancestor (the view itself when it has no superview).
+  ///
+  /// - Complexity: O(depth), retaining no view on the way up.
   public var rootView: View {
-    var view = self
-    while let parent = view.superview { view = parent }
-    return view
+    var view = Unmanaged.passUnretained(self)
+    while let parent = view._withUnsafeGuaranteedRef({ $0.unretainedSuperview }) { view = parent }
+    return view.takeUnretainedValue()
   }
 
   /// Whether `self` is `view` or one of its descendants.
+  ///
+  /// - Complexity: O(depth), retaining no view on the way up.
   public func isDescendant(of view: View) -> Bool {
-    var current: View? = self
+    let target = Unmanaged.passUnretained(view).toOpaque()
+    var current: Unmanaged<View>? = .passUnretained(self)
     while let candidate = current {
-      if candidate === view { return true }
-      current = candidate.superview
+      if candidate.toOpaque() == target { return true }
+      current = candidate._withUnsafeGuaranteedRef { $0.unretainedSuperview }
     }
     return false
   }
@@ -448,7 +453,7 @@ open class View: LayoutItem {
   /// Inserts `view` among the subviews at `index`.
   public func insertSubview(_ view: View, at index: Int) {
     precondition(!isDescendant(of: view), "a view cannot be added to its own subtree")
-    if view.superview != nil {
+    if view.superviewLink != nil {
       view.removeFromSuperview()
     } else if view.engineStorage == nil, view.engineBlock >= 0 || !view.storedSubviews.isEmpty {
       // A root without an engine holds no row anywhere: what its subtree kept is from an
