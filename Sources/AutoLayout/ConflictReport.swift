@@ -25,7 +25,7 @@ extension LayoutEngine {
     constraint.isHeldBroken = true
     var set = others.keys.sorted().compactMap { id -> LayoutConstraint? in
       switch installed[Int(id.rawValue)] {
-      case .constraint(let constraint)?: return constraint
+      case .constraint(let constraint)?: return constraint.takeUnretainedValue()
       case .contentSize(let owner)?:
         // Content-size rows are optional and so never conflict; described should one come.
         return owner.takeUnretainedValue().contentSizeConstraint(growthRow: id.rawValue)
@@ -64,8 +64,9 @@ extension LayoutEngine {
     let rowIndices = arrangementRowIndices()
     for (id, entry) in installed.entries.enumerated() {
       switch entry {
-      case .constraint(let constraint)? where constraint.isHeldBroken:
-        constraints.append(constraint)
+      case .constraint(let reference)?:
+        let constraint = reference.takeUnretainedValue()
+        if constraint.isHeldBroken { constraints.append(constraint) }
       case .arrangement(let owner)?:
         let stack = owner.takeUnretainedValue()
         let index = Int(rowIndices[id])

@@ -29,8 +29,11 @@ struct EngineTables {
 /// What an installed solver row belongs to: a client's or the model's ``LayoutConstraint``, or
 /// a row the engine makes and owns with no constraint object behind it.
 enum RowOwner {
-  /// A constraint, installed under its ``LayoutConstraint/solverID``.
-  case constraint(LayoutConstraint)
+  /// A constraint, installed under its ``LayoutConstraint/solverID``. The engine keeps it
+  /// alive: the entry is retained when the constraint is installed and released when its id is
+  /// freed (or the engine goes). Unmanaged, so that copying an entry (into the pending adds'
+  /// owners, out of the table) retains nothing.
+  case constraint(Unmanaged<LayoutConstraint>)
   /// One of a view's content-size rows (see ``ContentSizeRows``), which the engine makes in the
   /// update pass and a ``LayoutConstraint`` stands for only when someone asks. Unowned: a
   /// view's rows are removed before it leaves the engine's tree (and a root's engine goes

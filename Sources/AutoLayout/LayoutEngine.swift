@@ -137,7 +137,10 @@ public final class LayoutEngine {
 
   deinit {
     // Constraints hold their engine unowned (see `LayoutConstraint.engine`).
-    for case .constraint(let constraint)? in installed.entries { constraint.engine = nil }
+    for case .constraint(let constraint)? in installed.entries {
+      constraint._withUnsafeGuaranteedRef { $0.engine = nil }
+      constraint.release()
+    }
     tables.deinitialize(count: 1)
     tables.deallocate()
   }
@@ -163,7 +166,8 @@ public final class LayoutEngine {
       let rowIndices = arrangementRowIndices()
       for (id, entry) in installed.entries.enumerated() {
         switch entry {
-        case .constraint(let constraint)?: constraint.solverID = newIDs[id]
+        case .constraint(let constraint)?:
+          constraint._withUnsafeGuaranteedRef { $0.solverID = newIDs[id] }
         case .contentSize(let view)?:
           view._withUnsafeGuaranteedRef { $0.contentSizeRows.renumber(Int32(id), to: newIDs[id]) }
         case .guidePin(let view)?:
@@ -242,7 +246,8 @@ public final class LayoutEngine {
           let index = (start..<adds.count).first(where: { adds.id(at: $0) == failed })
         else { preconditionFailure("\(error)") }
         switch owners[index] {
-        case .constraint(let constraint): recover(breaking: constraint, conflictingWith: others)
+        case .constraint(let constraint):
+          recover(breaking: constraint.takeUnretainedValue(), conflictingWith: others)
         case .guidePin(let view):
           breakGuidePin(failed.rawValue, of: view.takeUnretainedValue(), conflictingWith: others)
         case .arrangement(let stack):
@@ -286,7 +291,9 @@ public final class LayoutEngine {
   static func rootWidthConstraints(in owners: [RowOwner]) -> [Int] {
     var indices: [Int] = []
     for index in owners.indices {
-      guard case .constraint(let owner) = owners[index], owner.kind == .autoresizingMask,
+      guard case .constraint(let reference) = owners[index] else { continue }
+      let owner = reference.takeUnretainedValue()
+      guard owner.kind == .autoresizingMask,
         owner.firstAttribute.axis == .horizontal,
         let view = owner.firstItem as? View, view.superview == nil
       else { continue }
@@ -378,12 +385,18 @@ public final class LayoutEngine {
 
   // MARK: Installing constraints
 
+  /// Lists `constraint` under a new solver id, and keeps it alive until the id is freed.
   private func allocateID(_ constraint: LayoutConstraint) -> Int32 {
-    installed.insert(.constraint(constraint))
+    installed.insert(.constraint(.passRetained(constraint)))
   }
 
+  /// Frees solver id `id`, letting go of the constraint listed under it, if it is one (whoever
+  /// uninstalls it holds it for the call: an array being deactivated, an item's list).
   private func freeID(_ id: Int32) {
+    var constraint: Unmanaged<LayoutConstraint>?
+    if case .constraint(let listed)? = installed[Int(id)] { constraint = listed }
     installed.remove(id)
+    constraint?.release()
   }
 
   /// Adds `constraint` to the solver. A required constraint that conflicts is broken, logged and
@@ -413,7 +426,7 @@ public final class LayoutEngine {
       tables.pointee.pendingAdds.endConstraint(
         ConstraintID(id), constant: loweredConstant(constraint), relation: constraint.relation,
         priority: constraint.storedPriority)
-      tables.pointee.pendingOwners.append(.constraint(constraint))
+      tables.pointee.pendingOwners.append(.constraint(.passUnretained(constraint)))
       return
     }
     let lowered = Constraint(expression, constraint.relation, priority: constraint.storedPriority)
@@ -830,7 +843,7 @@ extension LayoutEngine {
     let rowIndices = arrangementRowIndices()
     for (id, entry) in installed.entries.enumerated() {
       switch entry {
-      case .constraint(let constraint)?: body(constraint)
+      case .constraint(let constraint)?: body(constraint.takeUnretainedValue())
       case .contentSize(let owner)?:
         let view = owner.takeUnretainedValue()
         guard let constraint = view.contentSizeConstraint(growthRow: Int32(id)) else { continue }
@@ -862,7 +875,8 @@ extension LayoutEngine {
     let rowIndices = arrangementRowIndices()
     for (id, entry) in installed.entries.enumerated() {
       switch entry {
-      case .constraint(let constraint)?:
+      case .constraint(let reference)?:
+        let constraint = reference.takeUnretainedValue()
         appendLoweredTerms(constraint, to: &terms)
         let expression = LinearExpression(terms, constant: loweredConstant(constraint))
         body(constraint, Constraint(expression, constraint.relation, priority: constraint.priority))
@@ -901,7 +915,8 @@ extension LayoutEngine {
     let rowIndices = arrangementRowIndices()
     for (id, entry) in installed.entries.enumerated() {
       switch entry {
-      case .constraint(let constraint)?:
+      case .constraint(let reference)?:
+        let constraint = reference.takeUnretainedValue()
         let row = Constraint(lower(constraint), constraint.relation, priority: constraint.priority)
         result.append(LoweredConstraint(constraint: constraint, rows: [row]))
       case .contentSize(let owner)?:
