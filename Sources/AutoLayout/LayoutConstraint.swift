@@ -110,7 +110,7 @@ public final class LayoutConstraint {
   /// through the unowned count (about 40 instructions with its release), and keeping the
   /// object's memory until the last unowned reference goes costs a count increment per
   /// reference. The tokens are what keep the reads valid; debug builds (the tests) keep the
-  /// checked references, so that a read past the flags traps there.
+  /// checked references, so that a read past the tokens traps there.
   ///
   /// The second is an `Unmanaged` in release builds: an optional `unowned(unsafe)` reference
   /// is retained and released around every read that unwraps it.
