@@ -12,12 +12,13 @@ extension Scene {
     guard let engine = root.layoutEngine else { return file }
     let coordinates = ["left", "top", "width", "height"]
     var unnamed = 0
+    let names = self.itemNames()
     var itemNames: [ObjectIdentifier: String] = [:]
     func variableName(_ variable: Variable) -> String {
       guard let (item, coordinate) = engine.owner(of: variable) else { return "v\(variable.id)" }
       let key = ObjectIdentifier(item)
       if itemNames[key] == nil {
-        if let name = name(of: item) {
+        if let name = names.name(of: item) {
           itemNames[key] = name
         } else {
           unnamed += 1
@@ -67,10 +68,11 @@ extension Scene {
     guard let engine = root.layoutEngine else { return [:] }
     var byName: [String: Double] = [:]
     let coordinates = ["left", "top", "width", "height"]
+    let names = itemNames()
     for slot in 0..<(engine.solverVariableCapacity / 4) {
       for coordinate in 0..<4 {
         let variable = Variable(slot * 4 + coordinate)
-        guard let (item, _) = engine.owner(of: variable), let name = name(of: item) else {
+        guard let (item, _) = engine.owner(of: variable), let name = names.name(of: item) else {
           continue
         }
         byName["\(name).\(coordinates[coordinate])"] = engine.value(of: variable)

@@ -33,8 +33,7 @@ extension Scene {
       }
     case .intrinsicSizeChange:
       textsChanged.toggle()
-      for index in stride(from: 0, to: texts.count, by: 10) {
-        let (view, original, changed) = texts[index]
+      for (view, original, changed) in texts {
         view.text = textsChanged ? changed : original
       }
     case .hideUnhide:
@@ -129,6 +128,7 @@ extension Scene {
     rows.removeAll()
     texts.removeAll()
     arranged.removeAll()
+    gridPlaces.removeAll()
     deepConstraint = nil
     deepStack = nil
     viewCount = 0

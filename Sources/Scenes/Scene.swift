@@ -35,11 +35,24 @@ public final class Scene {
     var compactRegular: [LayoutConstraint] = []
   }
 
+  /// Where a nested grid's container or cell was made: its parent's index in
+  /// ``Scene/gridPlaces`` (-1 for the root) and its index among the parent's children.
+  struct GridPlace {
+    let item: ObjectIdentifier
+    let parent: Int32
+    let child: Int32
+  }
+
   var rows: [Row] = []
-  var names: [ObjectIdentifier: String] = [:]
-  /// Each label with its text as built and the longer text the intrinsic-size change gives it
-  /// (made here, so that the operation itself allocates no strings).
+  /// Every nested-grid view, in the order made (breadth first, so a parent comes before its
+  /// children); empty for the other kinds, whose items are named after their row.
+  var gridPlaces: [GridPlace] = []
+  /// Every tenth label (those the intrinsic-size change edits) with its text as built and the
+  /// longer text the change gives it (made here, so that the operation itself allocates no
+  /// strings).
   var texts: [(view: Label, original: String, changed: String)] = []
+  /// The labels made so far, to pick every tenth for ``texts``.
+  var labelCount = 0
   var textsChanged = false
   var generator: SeededGenerator
   let portraitSize: Size
@@ -76,31 +89,94 @@ public final class Scene {
     root.preferredSolver = solver
     root.layoutMargins = EdgeInsets(top: 0, left: 16, bottom: 0, right: 16)
     root.safeAreaInsets = EdgeInsets(top: 20, left: 0, bottom: 0, right: 0)
-    name(root, "root")
-    name(root.layoutMarginsGuide, "root.margins")
-    name(root.safeAreaLayoutGuide, "root.safeArea")
+    // Every scene has the root's two guides from the start, whether its constraints use them
+    // or not: the export names them.
+    _ = root.layoutMarginsGuide
+    _ = root.safeAreaLayoutGuide
     build()
   }
 
   // MARK: Names
 
-  func name(_ item: LayoutItem, _ text: String) {
-    names[ObjectIdentifier(item)] = text
+  /// The scene's name for `item` (`row12.field`, `n2.0.3`, `root.margins`), used in stress
+  /// reports; nil for an item the scene did not make (a stack view's spacing guides) or no
+  /// longer holds (after a teardown).
+  ///
+  /// Names are the harness's bookkeeping, so the measured build makes none and the scene keeps
+  /// none (a kept table would count as memory the layout holds): each call names every item.
+  /// A caller that asks for many (an export) takes ``itemNames()`` once.
+  ///
+  /// - Complexity: O(*n*) for *n* items.
+  public func name(of item: LayoutItem) -> String? { itemNames().name(of: item) }
+
+  /// The names of a scene's items, made at once by ``Scene/itemNames()``.
+  public struct ItemNames {
+    let table: [ObjectIdentifier: String]
+
+    /// `item`'s name (see ``Scene/name(of:)``): its own, or for a view's margins or safe-area
+    /// guide, the view's with `.margins` or `.safeArea`.
+    ///
+    /// - Complexity: O(1).
+    public func name(of item: LayoutItem) -> String? {
+      if let name = table[ObjectIdentifier(item)] { return name }
+      if let guide = item as? LayoutGuide, let owner = guide.owningView,
+        let ownerName = table[ObjectIdentifier(owner)]
+      {
+        switch guide.identifier {
+        case "UIViewLayoutMarginsGuide": return ownerName + ".margins"
+        case "UIViewSafeAreaLayoutGuide": return ownerName + ".safeArea"
+        default: return nil
+        }
+      }
+      return nil
+    }
   }
 
-  /// The scene's name for `item` (`row12.field`, `root.margins`), used for exported variables.
-  public func name(of item: LayoutItem) -> String? {
-    if let name = names[ObjectIdentifier(item)] { return name }
-    if let guide = item as? LayoutGuide, let owner = guide.owningView,
-      let ownerName = names[ObjectIdentifier(owner)]
-    {
-      switch guide.identifier {
-      case "UIViewLayoutMarginsGuide": return ownerName + ".margins"
-      case "UIViewSafeAreaLayoutGuide": return ownerName + ".safeArea"
-      default: return nil
+  /// Every item's name, for looking up many.
+  ///
+  /// - Complexity: O(*n*) for *n* items.
+  public func itemNames() -> ItemNames { ItemNames(table: makeNames()) }
+
+  /// Every item's name: the root's, each row's items' after the row (`row12.field`, `label3`,
+  /// `v7`), and each nested-grid view's after its place (`n2` under the root, `n2.0` its first
+  /// child).
+  private func makeNames() -> [ObjectIdentifier: String] {
+    var names: [ObjectIdentifier: String] = [:]
+    func add(_ item: LayoutItem, _ name: String) { names[ObjectIdentifier(item)] = name }
+    add(root, "root")
+    add(root.layoutMarginsGuide, "root.margins")
+    add(root.safeAreaLayoutGuide, "root.safeArea")
+    var gridNames: [String] = []
+    gridNames.reserveCapacity(gridPlaces.count)
+    for place in gridPlaces {
+      let name =
+        place.parent < 0 ? "n\(place.child)" : "\(gridNames[Int(place.parent)]).\(place.child)"
+      gridNames.append(name)
+      names[place.item] = name
+    }
+    guard kind != .nestedGrid && kind != .stackGrid else { return names }
+    for (index, row) in rows.enumerated() {
+      let prefix = "row\(index)"
+      switch kind {
+      case .form, .dynamicForm:
+        add(row.views[0], "\(prefix).label")
+        add(row.views[1], "\(prefix).field")
+      case .equalWidthButtons:
+        for (button, view) in row.views.enumerated() { add(view, "\(prefix).button\(button)") }
+      case .equalSpacing, .sizeClassButtons:
+        add(row.views[0], "\(prefix).short")
+        add(row.views[1], "\(prefix).long")
+        let spacers: [LayoutItem] = row.guides.isEmpty ? Array(row.views.dropFirst(2)) : row.guides
+        for (spacer, item) in spacers.enumerated() { add(item, "\(prefix).spacer\(spacer)") }
+      case .flat:
+        add(row.views[0], "label\(index)")
+      case .chain:
+        add(row.views[0], "v\(index)")
+      case .nestedGrid, .stackGrid:
+        break
       }
     }
-    return nil
+    return names
   }
 
   // MARK: Building
@@ -142,60 +218,53 @@ public final class Scene {
     pickDeepConstraint()
   }
 
-  private func plainView(_ name: String) -> View {
+  private func plainView() -> View {
     let view = View()
     view.translatesAutoresizingMaskIntoConstraints = false
-    self.name(view, name)
     return view
   }
 
-  private func label(_ name: String, _ make: (String) -> Label, letters: ClosedRange<Int>)
-    -> Label
-  {
-    let view = make(generator.word(length: generator.int(in: letters)))
-    self.name(view, name)
-    texts.append((view, view.text, view.text + "Xx"))
+  private func label(_ make: (String) -> Label, letters: ClosedRange<Int>) -> Label {
+    let text = generator.word(length: generator.int(in: letters))
+    let view = make(text)
+    if labelCount % 10 == 0 { texts.append((view, text, text + "Xx")) }
+    labelCount += 1
     return view
   }
 
   /// Makes row `index`'s views and adds them to the root.
   private func makeRow(_ index: Int) -> Row {
     var row = Row()
-    let prefix = "row\(index)"
     switch kind {
     case .form, .dynamicForm:
-      let label = label("\(prefix).label", { Label($0) }, letters: 4...14)
+      let label = label({ Label($0) }, letters: 4...14)
       if kind == .dynamicForm, generator.int(in: 0...99) < 15 {
         label.font = FontMetrics(pointSize: 36)
       }
-      row.views = [label, self.label("\(prefix).field", { TextField($0) }, letters: 8...20)]
+      row.views = [label, self.label({ TextField($0) }, letters: 8...20)]
     case .equalWidthButtons:
       let count = variant == "three" ? 3 : 2
-      row.views = (0..<count).map {
-        self.label("\(prefix).button\($0)", { Button($0) }, letters: 3...24)
-      }
+      row.views = (0..<count).map { _ in self.label({ Button($0) }, letters: 3...24) }
     case .equalSpacing:
-      let short = label("\(prefix).short", { Button($0) }, letters: 3...8)
-      let long = label("\(prefix).long", { Button($0) }, letters: 12...24)
+      let short = label({ Button($0) }, letters: 3...8)
+      let long = label({ Button($0) }, letters: 12...24)
       row.views = [short, long]
       for spacer in 0..<3 {
         if variant == "layout-guides" {
-          let guide = LayoutGuide(identifier: "\(prefix).spacer\(spacer)")
-          name(guide, "\(prefix).spacer\(spacer)")
-          row.guides.append(guide)
+          row.guides.append(LayoutGuide(identifier: "row\(index).spacer\(spacer)"))
         } else {
-          row.views.append(plainView("\(prefix).spacer\(spacer)"))
+          row.views.append(plainView())
         }
       }
     case .sizeClassButtons:
       row.views = [
-        label("\(prefix).short", { Button($0) }, letters: 3...8),
-        label("\(prefix).long", { Button($0) }, letters: 12...24),
+        label({ Button($0) }, letters: 3...8),
+        label({ Button($0) }, letters: 12...24),
       ]
     case .flat:
-      row.views = [label("label\(index)", { Label($0) }, letters: 3...16)]
+      row.views = [label({ Label($0) }, letters: 3...16)]
     case .chain:
-      row.views = [plainView("v\(index)")]
+      row.views = [plainView()]
     case .nestedGrid, .stackGrid:
       preconditionFailure("nested grids are built by buildNestedGrid")
     }
@@ -359,16 +428,17 @@ public final class Scene {
   /// view count is reached; a container lays its children out in a row (even depths) or a column
   /// (odd depths) inside its margins, 8 apart, with equal sizes.
   private func buildNestedGrid(into constraints: inout [LayoutConstraint]) {
-    var queue: [(view: View, depth: Int, name: String)] = [(root, 0, "n")]
+    // Each container with its place in `gridPlaces` (-1 for the root).
+    var queue: [(view: View, depth: Int, place: Int32)] = [(root, 0, -1)]
     var head = 0
     while viewCount < requestedViews, head < queue.count {
-      let (container, depth, prefix) = queue[head]
+      let (container, depth, place) = queue[head]
       head += 1
       var made: [View] = []
       for index in 0..<4 where viewCount < requestedViews {
-        let name = prefix == "n" ? "n\(index)" : "\(prefix).\(index)"
-        let child =
-          kind == .stackGrid ? gridStack(name, horizontal: (depth + 1) % 2 == 0) : plainView(name)
+        let child = kind == .stackGrid ? gridStack(horizontal: (depth + 1) % 2 == 0) : plainView()
+        gridPlaces.append(
+          GridPlace(item: ObjectIdentifier(child), parent: place, child: Int32(index)))
         child.layoutMargins = EdgeInsets(all: 4)
         if container !== root, let stack = container as? StackView {
           stack.addArrangedSubview(child)
@@ -378,7 +448,7 @@ public final class Scene {
         }
         viewCount += 1
         made.append(child)
-        queue.append((child, depth + 1, name))
+        queue.append((child, depth + 1, Int32(gridPlaces.count - 1)))
       }
       if container === root {
         rows = made.map { Row(views: [$0]) }
@@ -396,14 +466,13 @@ public final class Scene {
 
   /// A container of the stack grid: its arranged views fill it equally, 8 apart, inside its
   /// margins, in a row (`horizontal`) or a column, as the nested grid's constraints place them.
-  private func gridStack(_ name: String, horizontal: Bool) -> StackView {
+  private func gridStack(horizontal: Bool) -> StackView {
     let stack = StackView()
     stack.translatesAutoresizingMaskIntoConstraints = false
     stack.axis = horizontal ? .horizontal : .vertical
     stack.distribution = .fillEqually
     stack.spacing = standardSpacing
     stack.isLayoutMarginsRelativeArrangement = true
-    self.name(stack, name)
     return stack
   }
 

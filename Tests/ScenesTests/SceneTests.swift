@@ -26,6 +26,39 @@ struct SceneTests {
     #expect(ambiguous.isEmpty, "ambiguous: \(ambiguous.prefix(3))")
   }
 
+  @Test("Names: every item the scene made has its own, until a teardown", arguments: smallScenes)
+  func names(kind: SceneKind, variant: String) throws {
+    let scene = try Scene(kind, views: 100, variant: variant)
+    var items: [LayoutItem] = []
+    scene.root.visitSubtree { items.append($0) }
+    items += scene.root.layoutGuides
+    var seen: Set<String> = []
+    for item in items {
+      let name = try #require(scene.name(of: item), "\(item) has no name")
+      #expect(seen.insert(name).inserted, "\(name) names two items")
+    }
+    #expect(scene.name(of: scene.root) == "root")
+    #expect(scene.name(of: scene.root.layoutMarginsGuide) == "root.margins")
+    let first = scene.root.subviews[0]
+    let expected: String =
+      switch kind {
+      case .form, .dynamicForm: "row0.label"
+      case .equalWidthButtons: "row0.button0"
+      case .equalSpacing, .sizeClassButtons: "row0.short"
+      case .flat: "label0"
+      case .chain: "v0"
+      case .nestedGrid, .stackGrid: "n0"
+      }
+    #expect(scene.name(of: first) == expected)
+    if kind == .nestedGrid || kind == .stackGrid {
+      #expect(scene.name(of: first.subviews[1]) == "n0.1")
+      #expect(scene.name(of: first.layoutMarginsGuide) == "n0.margins")
+    }
+    scene.perform(.teardown)
+    #expect(scene.name(of: first) == nil)
+    #expect(scene.name(of: scene.root) == "root")
+  }
+
   @Test("Form: the widest label decides the column, rows 42 apart")
   func formGeometry() throws {
     let scene = try Scene(.form, views: 20)
