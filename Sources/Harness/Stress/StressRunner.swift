@@ -20,18 +20,18 @@ public struct StressRunner {
   /// drops it: what the process allocates once and keeps (the Swift runtime instantiates a
   /// generic type's metadata on its first use, in pools of 16 KiB, and an unoptimized build
   /// does so for far more types) is then allocated before the real run's first memory sample,
-  /// so that the verdict counts what the scene kept, not what the process learned. Up to 50
-  /// views and 500 operations: a shorter one (20 and 200) left a debug build's 40-view soak to
-  /// meet a 16 KiB metadata pool during the run, 1.7 % of what that scene holds. The run's own
-  /// seed, so that the warm-up meets the operations the run begins with: with the next seed, a
-  /// debug build's equal-spacing soak of 60 views (seed 1, 500 operations, plan) met a pool
-  /// during the run, 2.2 % of what it holds.
+  /// so that the verdict counts what the scene kept, not what the process learned. The run's
+  /// own seed and, up to 200 views, its own size, so that the warm-up meets the operations the
+  /// run begins with, on the same tree; 500 operations. A smaller or shorter one (20 views and
+  /// 200 operations; 50 and 500; the next seed) left debug builds' soaks of 40 and 60 views to
+  /// meet a 16 KiB metadata pool during the run, 1.7 to 2.4 % of what those scenes hold. A
+  /// larger scene holds enough (200 views, some 2 MiB) that a pool stays under the 1 % verdict.
   private func warmUp() throws(SceneError) {
     var warmUp = configuration
-    warmUp.views = min(configuration.views, 50)
+    warmUp.views = min(configuration.views, 200)
     warmUp.operations = 500
     warmUp.seconds = nil
-    warmUp.checkEvery = 50
+    warmUp.checkEvery = configuration.checkEvery
     warmUp.judgesMemory = false
     warmUp.heapSnapshotDirectory = nil
     _ = try StressRunner(configuration: warmUp).run()
