@@ -196,12 +196,15 @@ public final class Scene {
       }
       let count = max(1, (requestedViews + perRow / 2) / perRow)
       if kind == .sizeClassButtons { root.traitCollection = .compactCompact }
+      rows.reserveCapacity(count)
       for index in 0..<count {
         rows.append(makeRow(index))
         let (own, link) = rowConstraints(index)
         rows[index].own = own
         rows[index].link = link
-        constraints += own + link
+        // Appended one list after the other: `own + link` would make a third for each row.
+        constraints.append(contentsOf: own)
+        constraints.append(contentsOf: link)
         if kind == .sizeClassButtons {
           let (anyAny, compact) = sizeClassConstraints(index)
           rows[index].anyAny = anyAny
@@ -460,7 +463,8 @@ public final class Scene {
       let (own, link) = nestedRowConstraints(index)
       rows[index].own = own
       rows[index].link = link
-      constraints += own + link
+      constraints.append(contentsOf: own)
+      constraints.append(contentsOf: link)
     }
   }
 
