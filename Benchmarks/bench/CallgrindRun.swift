@@ -4,15 +4,25 @@ import Foundation
 import Harness
 
 /// `bench run --callgrind`: runs this same command again under
-/// `valgrind --tool=callgrind --instr-atstart=no`, where the runner switches instrumentation on
+/// `valgrind --tool=callgrind --instr-atstart=no`, once for each group of the matrix (a scene or
+/// variant, a solver and a mode, at every size), where the runner switches instrumentation on
 /// only around each cell's phase and dumps its counters under the cell's label; then reads the
-/// dump files and fills the `instructions` column of the rows the child wrote.
+/// dump files and fills the `instructions` column of the rows the children wrote.
+///
+/// A group in a process of its own: in one process, the heap the groups before it left moved a
+/// group's counts (chain's build at 50 views by 1.5 %, its teardown at 200 by 1.7 %, measured
+/// after flat against alone), past the 1 % a comparison judges, so a change to one scene read
+/// as a change to the next.
 struct CallgrindRun {
   var context: RunContext
   /// Where the finished rows go.
   var output: String
-  /// The groups of the shard this run measures, if it is one (passed to the child).
-  var onlyGroups: Set<ShardGroup>? = nil
+  /// The groups this run measures (a shard's, or the whole matrix's), in the order a run takes
+  /// them; each runs in a child of its own.
+  var groups: [ShardGroup]
+  /// Where each row goes in the run's order: the order a single process writes them (every
+  /// group at the first size, then at the next), whatever the order the children ran in.
+  var order: (ResultRow) -> [Int]
 
   /// valgrind's options: no instrumentation until the runner asks for it (so building scenes
   /// and warm-ups run several times faster than instrumented), one file per dump, no messages but
@@ -55,56 +65,36 @@ struct CallgrindRun {
     } catch {
       throw BenchFailure("bench run", error)
     }
-    let childRows = "\(directory)/rows.jsonl"
-
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: valgrind)
-    process.arguments =
-      Self.valgrindOptions + ["--callgrind-out-file=\(directory)/callgrind.%p"]
-      + [Self.currentExecutable()] + CommandLine.arguments.dropFirst()
-      + ["--callgrind-rows", childRows]
-      + (onlyGroups.map {
-        ["--only-groups", $0.map(\.description).sorted().joined(separator: ",")]
-      }
-        ?? [])
-    var environment = ProcessInfo.processInfo.environment
-    environment["MALLOC_CONF"] = [environment["MALLOC_CONF"], Self.jemallocOptions]
-      .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ",")
-    // Swift seeds its hashing per process, so a dictionary's probes, and with them the count,
-    // would differ from one run to the next (by about 1 % on a 20-view cell).
-    environment["SWIFT_DETERMINISTIC_HASHING"] = "1"
-    process.environment = environment
     Self.disableAddressRandomization()
-    // The child's tables are not wanted; its progress lines (standard error) are.
-    process.standardOutput = FileHandle.nullDevice
-    printError("bench run: measuring under callgrind; dump files in \(directory)/")
-    do {
-      try Interrupts.run(process)
-    } catch let interruption as Interruption {
-      // What the child measured before the signal, with the counts of the cells it dumped,
-      // goes to the run's .partial file; the dump files were scratch.
-      var kept = 0
-      if let rows = try? ResultsFile.load(childRows + ".partial") {
+    printError(
+      "bench run: measuring under callgrind, each group in its own process; dump files in "
+        + "\(directory)/")
+    var rows: [ResultRow] = []
+    for (index, group) in groups.enumerated() {
+      let childRows = "\(directory)/rows-\(index + 1).jsonl"
+      do {
+        try runChild(group, valgrind: valgrind, rows: childRows, directory: directory)
+      } catch let interruption as Interruption {
+        // What the children measured before the signal, with the counts of the cells they
+        // dumped, goes to the run's .partial file; the dump files were scratch.
+        let partial = (try? ResultsFile.load(childRows + ".partial")) ?? []
         let counted = (try? instructionCounts(in: directory)) ?? [:]
-        try? writer.append(finished(rows, counts: counted).rows)
-        kept = rows.count
+        try? writer.append(finished(rows + partial, counts: counted).rows)
+        try? FileManager.default.removeItem(atPath: directory)
+        throw interruption.failure(
+          "the \(rows.count + partial.count) rows measured so far are in \(writer.partialPath)")
       }
-      try? FileManager.default.removeItem(atPath: directory)
-      throw interruption.failure("the \(kept) rows measured so far are in \(writer.partialPath)")
+      do {
+        rows += try ResultsFile.load(childRows)
+      } catch {
+        throw BenchFailure(.internalFailure, "bench run: the run under callgrind wrote \(error)")
+      }
     }
-    guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-      throw BenchFailure(
-        .failed,
-        "bench run: the run under callgrind failed (status \(process.terminationStatus)); "
-          + "its files are in \(directory)/")
-    }
-
-    let rows: [ResultRow]
-    do {
-      rows = try ResultsFile.load(childRows)
-    } catch {
-      throw BenchFailure(.internalFailure, "bench run: the run under callgrind wrote \(error)")
-    }
+    // Stable: a cell's phases keep their order.
+    rows = rows.enumerated().sorted { a, b in
+      let (x, y) = (order(a.element), order(b.element))
+      return x == y ? a.offset < b.offset : x.lexicographicallyPrecedes(y)
+    }.map(\.element)
     let counts: [CellKey: UInt64]
     do {
       counts = try instructionCounts(in: directory)
@@ -128,6 +118,38 @@ struct CallgrindRun {
           + "in \(directory)/")
     }
     return finishedRows
+  }
+
+  /// Runs `group` of this command's matrix under valgrind, its rows to `rows` and its dumps to
+  /// `directory`; throws when the child fails or a signal stops it.
+  private func runChild(
+    _ group: ShardGroup, valgrind: String, rows: String, directory: String
+  ) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: valgrind)
+    // The command as given, then the group (the last --only-groups wins over a shard's): a
+    // group's child gets the same arguments whatever else the matrix holds, as long as the
+    // command is as long (a longer argument moves the heap, and a debug build's counts).
+    process.arguments =
+      Self.valgrindOptions + ["--callgrind-out-file=\(directory)/callgrind.%p"]
+      + [Self.currentExecutable()] + CommandLine.arguments.dropFirst()
+      + ["--callgrind-rows", rows, "--only-groups", group.description]
+    var environment = ProcessInfo.processInfo.environment
+    environment["MALLOC_CONF"] = [environment["MALLOC_CONF"], Self.jemallocOptions]
+      .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ",")
+    // Swift seeds its hashing per process, so a dictionary's probes, and with them the count,
+    // would differ from one run to the next (by about 1 % on a 20-view cell).
+    environment["SWIFT_DETERMINISTIC_HASHING"] = "1"
+    process.environment = environment
+    // The child's tables are not wanted; its progress lines (standard error) are.
+    process.standardOutput = FileHandle.nullDevice
+    try Interrupts.run(process)
+    guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+      throw BenchFailure(
+        .failed,
+        "bench run: the run of \(group) under callgrind failed (status "
+          + "\(process.terminationStatus)); its files are in \(directory)/")
+    }
   }
 
   /// The instruction count of every cell dumped in `directory` so far, by the cell's key.

@@ -28,8 +28,9 @@ struct Run: ParsableCommand {
       every frame. Rows go to --output through a .partial file renamed when the run completes \
       (Ctrl-C keeps the rows measured so far in the .partial file).
 
-      --callgrind runs the matrix again under valgrind's callgrind, with instrumentation on only \
-      inside each phase, and fills the instructions column: the instructions of one measured \
+      --callgrind runs the matrix again under valgrind's callgrind, each group (a scene or \
+      variant, a solver and a mode, at every size) in a process of its own, with \
+      instrumentation on only inside each phase, and fills the instructions column: the instructions of one measured \
       repetition per cell, a figure that repeats exactly where times are noisy. Its rows have \
       no times (valgrind's are not comparable) and one repetition; --cell-budget is multiplied by \
       50 (valgrind's slowdown); the dump files stay in .build/callgrind/RUN-ID/ for \
@@ -125,8 +126,21 @@ struct Run: ParsableCommand {
     case (false, nil):
       rows = try measure(configuration, context, output: output)
     case (true, nil):
+      let (scenes, solvers, modes) = (
+        configuration.scenes, configuration.solvers.map(\.name), configuration.modes
+      )
+      let sizes = configuration.sizes
       rows = try CallgrindRun(
-        context: context, output: output, onlyGroups: configuration.onlyGroups
+        context: context, output: output,
+        groups: configuration.shardGroups.filter(configuration.includes),
+        order: { row in
+          [
+            scenes.firstIndex { $0.0 == row.scene && $0.1 == row.variant } ?? 0,
+            sizes.firstIndex(of: row.views) ?? 0,
+            solvers.firstIndex(of: row.solver.rawValue) ?? 0,
+            modes.firstIndex(of: row.mode) ?? 0,
+          ]
+        }
       ).run()
     case (true, let path?):
       // The process a --callgrind run starts under valgrind.
