@@ -77,11 +77,14 @@ extension HistoryStore {
     // Two processes creating the same store at once: the one that loses the race to migrate
     // waits for the other, then finds the schema current.
     var attempt = 0
+    func appliedMigrations() throws -> Set<String> {
+      try database.read { db in
+        try db.tableExists("grdb_migrations") ? try migrator.appliedIdentifiers(db) : []
+      }
+    }
     while true {
       do {
-        let applied: Set<String> = try database.read { db in
-          try db.tableExists("grdb_migrations") ? try migrator.appliedIdentifiers(db) : []
-        }
+        let applied = try appliedMigrations()
         // Reading the schema is what first touches the file: a file that is not a database
         // fails here, before anything is written to it.
         if let unknown = applied.subtracting(known).sorted().first {
@@ -97,7 +100,16 @@ extension HistoryStore {
             "\(path) has an older schema (version \(applied.count) of \(known.count)); record a "
               + "run with this bench (bench history add) to migrate it")
         }
-        try migrator.migrate(database)
+        do {
+          try migrator.migrate(database)
+        } catch let error as DatabaseError where error.resultCode != .SQLITE_BUSY {
+          // Both read the schema before either migrated: the other's migration landed first,
+          // and this one, run after it, failed making the tables it made ("table machine
+          // already exists"), rolled back. Read again: if the schema moved, go round.
+          guard attempt < 20, try appliedMigrations() != applied else { throw error }
+          attempt += 1
+          continue
+        }
         return
       } catch let error as HistoryError {
         throw error
