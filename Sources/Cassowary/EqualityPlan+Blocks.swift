@@ -79,13 +79,38 @@ extension EqualityPlan {
     blockStarts = starts
     constants = members.map { equalityConstants[Int($0)] }
     pivots = [Double](repeating: 0, count: members.count)
-    otherStarts.reserveCapacity(members.count + 1)
-    otherVariables.reserveCapacity(incidence.variables.count)
-    otherCoefficients.reserveCapacity(incidence.variables.count)
-    factorStarts.reserveCapacity(starts.count - 1)
-    permutationStarts.reserveCapacity(starts.count - 1)
     // The column of each variable in the block being laid out, -1 outside it.
     var column = [Int32](repeating: -1, count: variableCount)
+    // The tables are sized exactly first: they are held as long as the plan is, and grown by
+    // doubling they would hold up to twice what they need.
+    var otherCount = 0
+    var factorCount = 0
+    var permutationCount = 0
+    for block in 0..<starts.count - 1 {
+      let steps = Int(starts[block])..<Int(starts[block + 1])
+      if steps.count == 1 {
+        // Its subject is one of its terms, once (the incidence sums a variable's terms).
+        otherCount += incidence.terms(of: Int(members[steps.lowerBound])).count - 1
+        continue
+      }
+      factorCount += steps.count * steps.count
+      permutationCount += steps.count
+      for (offset, k) in steps.enumerated() { column[Int(subjects[k])] = Int32(offset) }
+      for k in steps {
+        for index in incidence.terms(of: Int(members[k]))
+        where column[Int(incidence.variables[index])] < 0 {
+          otherCount += 1
+        }
+      }
+      for k in steps { column[Int(subjects[k])] = -1 }
+    }
+    otherStarts.reserveCapacity(members.count + 1)
+    otherVariables.reserveCapacity(otherCount)
+    otherCoefficients.reserveCapacity(otherCount)
+    factors.reserveCapacity(factorCount)
+    permutations.reserveCapacity(permutationCount)
+    factorStarts.reserveCapacity(starts.count - 1)
+    permutationStarts.reserveCapacity(starts.count - 1)
     var matrix: [Double] = []
     for block in 0..<starts.count - 1 {
       let steps = Int(starts[block])..<Int(starts[block + 1])
@@ -142,6 +167,7 @@ extension EqualityPlan {
       factors.append(contentsOf: matrix)
       permutations.append(contentsOf: permutation)
     }
+    assert(otherVariables.count == otherCount && factors.count == factorCount)
   }
 
   /// LU decomposition of the `size` × `size` row-major `matrix` in place, with partial pivoting

@@ -200,12 +200,16 @@ extension PlanSolver {
       setPlace(ids[k], .step(k))
     }
     if !boundedVariables.isEmpty {
+      bounds.reserve(
+        variables: Int(boundedVariables.max()!) + 1, bounds: isBound.lazy.filter { $0 }.count)
       for variable in boundedVariables { bounds.bind(variable) }
       bounds.labels = boundLabels
     }
     if !reduction.entries.isEmpty {
       var rows = ReducedConstraints()
       rows.rows.reserveCapacity(reduction.entries.count)
+      rows.terms.reserveCapacity(
+        reduction.entries.reduce(0) { $0 + Int(batch.entries[Int($1.index)].termCount) })
       for written in reduction.entries {
         let entry = batch.entries[Int(written.index)]
         let row = rows.append(

@@ -61,6 +61,25 @@ struct VariableBounds {
     Int(variable) < isBounded.count && isBounded[Int(variable)]
   }
 
+  /// Makes room for variables with ids below `variables` and for `count` more bounds: a
+  /// build sizes the tables once, as they are held as long as the solver is, where growing
+  /// them by doubling would hold up to twice what they need.
+  ///
+  /// - Complexity: O(`variables`) the first time.
+  mutating func reserve(variables: Int, bounds count: Int) {
+    if variables > isBounded.count {
+      isBounded.reserveCapacity(variables)
+      first.reserveCapacity(variables)
+      isStale.reserveCapacity(variables)
+      isBounded.append(contentsOf: repeatElement(false, count: variables - isBounded.count))
+      first.append(contentsOf: repeatElement(-1, count: variables - first.count))
+      isStale.append(contentsOf: repeatElement(false, count: variables - isStale.count))
+    }
+    bounds.reserveCapacity(bounds.count + count)
+    next.reserveCapacity(next.count + count)
+    previous.reserveCapacity(previous.count + count)
+  }
+
   /// Marks `variable` bounded, with no bounds yet.
   mutating func bind(_ variable: Int32) {
     let v = Int(variable)
