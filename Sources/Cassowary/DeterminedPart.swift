@@ -6,7 +6,8 @@
 /// A block is *active* while its equalities live here; a block moved to the tableau
 /// (``PlanSolver`` promotes it when an operation reaches its variables) stays in the plan,
 /// inactive, and its variables are read like any other. Each step keeps its constraint's id and
-/// its terms as written, so the constraint can be given back whole.
+/// can give back its terms as written, so the constraint can be given back whole: most from the
+/// plan's own terms (its subject put back where it was written), the others from a copy.
 struct DeterminedPart {
   /// The plan the steps come from (its reached blocks inactive from the start).
   var plan = EqualityPlan()
@@ -19,7 +20,11 @@ struct DeterminedPart {
   var stepOfVariable: [Int32] = []
   /// Each step's constraint id.
   var ids: [ConstraintID] = []
-  /// Where each step's terms as written start in ``terms``, then the end.
+  /// Where each step's copy of its terms as written starts in ``terms``, then the end. A step
+  /// whose terms are the plan's, its subject put back at its position
+  /// (``EqualityPlan/subjectPositions``), has an empty run; the others are copied: a larger
+  /// block's (the plan keeps the terms inside a block only in its factors), and one whose terms
+  /// the plan merged (a variable written twice, or cancelling).
   var termStarts: [Int32] = []
   var terms: [Term] = []
   /// The labels of the steps' constraints that have one.
@@ -56,20 +61,31 @@ struct DeterminedPart {
     blockOfStep = [Int32](repeating: 0, count: stepCount)
     isRemoved = [Bool](repeating: false, count: stepCount)
     stepOfVariable = [Int32](repeating: -1, count: plan.variableCount)
-    var termCount = 0
-    for run in termRuns { termCount += Int(run.count) }
-    self.terms.reserveCapacity(termCount)
+    var copiedCount = 0
+    for k in 0..<stepCount where !Self.termsAreThePlans(k, plan, written: termRuns[k].count) {
+      copiedCount += Int(termRuns[k].count)
+    }
+    self.terms.reserveCapacity(copiedCount)
     termStarts = [0]
     termStarts.reserveCapacity(stepCount + 1)
     var readerCounts = [Int32](repeating: 0, count: plan.variableCount + 1)
     for block in 0..<plan.blockCount {
       for k in plan.steps(ofBlock: block) {
         blockOfStep[k] = Int32(block)
-        let run = termRuns[k]
-        terms.withUnsafeBufferPointer { terms in
-          self.terms.append(
-            contentsOf: UnsafeBufferPointer(
-              rebasing: terms[Int(run.start)..<Int(run.start + run.count)]))
+        if Self.termsAreThePlans(k, plan, written: termRuns[k].count) {
+          assert(
+            terms[Int(termRuns[k].start)..<Int(termRuns[k].start + termRuns[k].count)]
+              .elementsEqual(plan.writtenTerms(ofStep: k)) {
+                $0.variable == $1.variable && $0.coefficient.bitPattern == $1.coefficient.bitPattern
+              },
+            "step \(k)'s terms are not the plan's")
+        } else {
+          let run = termRuns[k]
+          terms.withUnsafeBufferPointer { terms in
+            self.terms.append(
+              contentsOf: UnsafeBufferPointer(
+                rebasing: terms[Int(run.start)..<Int(run.start + run.count)]))
+          }
         }
         termStarts.append(Int32(self.terms.count))
         guard isActive[block] else { continue }
@@ -115,10 +131,49 @@ struct DeterminedPart {
   ///
   /// - Complexity: O(terms).
   func constraint(ofStep k: Int) -> Constraint {
-    Constraint(
-      LinearExpression(
-        Array(terms[Int(termStarts[k])..<Int(termStarts[k + 1])]), constant: plan.constants[k]),
-      .equal, label: labels[ids[k]])
+    var written: [Term] = []
+    appendWrittenTerms(ofStep: k, to: &written)
+    return Constraint(
+      LinearExpression(written, constant: plan.constants[k]), .equal, label: labels[ids[k]])
+  }
+
+  /// Whether step `k`'s `written` terms are the plan's, its subject at its position: the
+  /// incidence lists an equality's terms as written, unless a variable is written twice or its
+  /// terms cancel, which leaves it fewer.
+  ///
+  /// - Complexity: O(1).
+  @inline(__always)
+  static func termsAreThePlans(_ k: Int, _ plan: EqualityPlan, written: Int32) -> Bool {
+    plan.subjectPositions[k] != EqualityPlan.unplacedSubject
+      && written == plan.otherStarts[k + 1] - plan.otherStarts[k] + 1
+  }
+
+  /// The number of step `k`'s terms as written.
+  ///
+  /// - Complexity: O(1).
+  func writtenTermCount(ofStep k: Int) -> Int {
+    termStarts[k] < termStarts[k + 1]
+      ? Int(termStarts[k + 1] - termStarts[k])
+      : Int(plan.otherStarts[k + 1] - plan.otherStarts[k]) + 1
+  }
+
+  /// Calls `body` with each of step `k`'s terms as written, in order.
+  ///
+  /// - Complexity: O(terms of the step).
+  @inline(__always)
+  func forEachWrittenTerm(ofStep k: Int, _ body: (Term) -> Void) {
+    guard termStarts[k] == termStarts[k + 1] else {
+      for index in Int(termStarts[k])..<Int(termStarts[k + 1]) { body(terms[index]) }
+      return
+    }
+    plan.forEachTerm(ofStep: k, body)
+  }
+
+  /// Appends step `k`'s terms as written to `buffer`, in order.
+  ///
+  /// - Complexity: O(terms of the step).
+  func appendWrittenTerms(ofStep k: Int, to buffer: inout [Term]) {
+    forEachWrittenTerm(ofStep: k) { buffer.append($0) }
   }
 
   /// Marks `block` inactive: its variables are no longer determined here.
@@ -196,7 +251,7 @@ extension EqualityPlan {
   var bytes: Int {
     (order.capacity + subjects.capacity + blockStarts.capacity + otherStarts.capacity
       + otherVariables.capacity + factorStarts.capacity + permutationStarts.capacity
-      + permutations.capacity) * 4
+      + permutations.capacity) * 4 + subjectPositions.capacity
       + (constants.capacity + otherCoefficients.capacity + pivots.capacity + factors.capacity) * 8
   }
 }

@@ -79,6 +79,7 @@ extension EqualityPlan {
     blockStarts = starts
     constants = members.map { equalityConstants[Int($0)] }
     pivots = [Double](repeating: 0, count: members.count)
+    subjectPositions = [UInt8](repeating: Self.unplacedSubject, count: members.count)
     // The column of each variable in the block being laid out, -1 outside it.
     var column = [Int32](repeating: -1, count: variableCount)
     // The tables are sized exactly first: they are held as long as the plan is, and grown by
@@ -120,10 +121,14 @@ extension EqualityPlan {
         // Most blocks: one equality, whose subject's coefficient is its pivot.
         let k = steps.lowerBound
         let subject = subjects[k]
-        for index in incidence.terms(of: Int(members[k])) {
+        let terms = incidence.terms(of: Int(members[k]))
+        for index in terms {
           let v = incidence.variables[index]
           if v == subject {
             pivots[k] = incidence.coefficients[index]
+            if index - terms.lowerBound < Int(Self.unplacedSubject) {
+              subjectPositions[k] = UInt8(index - terms.lowerBound)
+            }
           } else {
             otherVariables.append(v)
             otherCoefficients.append(incidence.coefficients[index])

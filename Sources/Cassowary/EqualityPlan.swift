@@ -42,6 +42,10 @@ public struct EqualityPlan: Sendable {
   /// For a block of one equality, the coefficient of its subject; for a larger block's rows,
   /// unused (its factors are in `factors`).
   var pivots: [Double] = []
+  /// For a block of one equality, where its subject is among its terms as the incidence lists
+  /// them (each variable once, where it was first written), so that its terms can be given
+  /// back in order; ``unplacedSubject`` for a larger block's rows, or past position 254.
+  var subjectPositions: [UInt8] = []
   /// Each block larger than one: its LU factors (rows × rows, row-major, unit lower triangle
   /// implied), at `factorStarts[block]`.
   var factors: [Double] = []
@@ -59,6 +63,9 @@ public struct EqualityPlan: Sendable {
   public internal(set) var freeVariables: [Variable] = []
   /// The number of equalities in the largest block.
   public internal(set) var largestBlock = 0
+
+  /// ``subjectPositions``' mark of a step whose subject's position is not kept.
+  static var unplacedSubject: UInt8 { .max }
 
   /// The number of blocks.
   public var blockCount: Int { max(blockStarts.count - 1, 0) }
@@ -183,6 +190,32 @@ public struct EqualityPlan: Sendable {
       }
       scratch[row] = sum / factors[factorStart + row * size + row]
     }
+  }
+}
+
+extension EqualityPlan {
+  /// Calls `body` with each term of step `k`, a block of one equality whose subject's position
+  /// is kept: its terms outside the block, with its subject and pivot at that position.
+  ///
+  /// - Precondition: `subjectPositions[k] != unplacedSubject`.
+  /// - Complexity: O(terms of the step).
+  @inline(__always)
+  func forEachTerm(ofStep k: Int, _ body: (Term) -> Void) {
+    let position = Int(subjectPositions[k])
+    let start = Int(otherStarts[k]), end = Int(otherStarts[k + 1])
+    let subject = Term(Variable(id: subjects[k]), pivots[k])
+    for index in start..<end {
+      if index - start == position { body(subject) }
+      body(Term(Variable(id: otherVariables[index]), otherCoefficients[index]))
+    }
+    if end - start == position { body(subject) }
+  }
+
+  /// Step `k`'s terms (see ``forEachTerm(ofStep:_:)``), for checks.
+  func writtenTerms(ofStep k: Int) -> [Term] {
+    var terms: [Term] = []
+    forEachTerm(ofStep: k) { terms.append($0) }
+    return terms
   }
 }
 

@@ -107,9 +107,8 @@ extension PlanSolver {
     var found = Set<Int32>()
     for block in closure {
       for k in determined.plan.steps(ofBlock: Int(block)) {
-        for index in Int(determined.termStarts[k])..<Int(determined.termStarts[k + 1]) {
-          let variable = determined.terms[index].variable.id
-          if bounds.contains(variable) { found.insert(variable) }
+        determined.forEachWrittenTerm(ofStep: k) { term in
+          if bounds.contains(term.variable.id) { found.insert(term.variable.id) }
         }
       }
     }

@@ -428,14 +428,21 @@ extension PlanSolver {
       guard !closure.isEmpty else { return }
     }
     var batch = ConstraintBatch()
-    batch.terms = determined.terms
+    var termCount = 0
+    for block in closure {
+      for k in determined.plan.steps(ofBlock: Int(block)) where !determined.isRemoved[k] {
+        termCount += determined.writtenTermCount(ofStep: k)
+      }
+    }
+    batch.terms.reserveCapacity(termCount)
     for block in closure {
       for k in determined.plan.steps(ofBlock: Int(block)) where !determined.isRemoved[k] {
         let id = determined.ids[k]
+        let start = Int32(batch.terms.count)
+        determined.appendWrittenTerms(ofStep: k, to: &batch.terms)
         batch.entries.append(
           ConstraintBatch.Entry(
-            id: id, termStart: determined.termStarts[k],
-            termCount: determined.termStarts[k + 1] - determined.termStarts[k],
+            id: id, termStart: start, termCount: Int32(batch.terms.count) - start,
             constant: determined.plan.constants[k], relation: .equal, priority: .required))
         if let label = determined.labels[id] { batch.labels.append((id, label)) }
       }
@@ -490,11 +497,15 @@ extension PlanSolver {
   mutating func rebuild(renumbering newIDs: [Int32]?) throws(SolverError) {
     settleRemovals()
     // Every constraint, in id order, over one term array: the sparse solver's records over its
-    // store, then the determined steps over theirs.
+    // store, then the written constraints' terms, then each bound's and determined step's as
+    // they come.
     var batch = ConstraintBatch()
     batch.terms = inner.core.termStore.terms
-    let offset = Int32(batch.terms.count)
-    batch.terms.append(contentsOf: determined.terms)
+    var termCount = batch.terms.count + reduced.terms.count + bounds.bounds.count
+    for place in places {
+      if let k = place.step { termCount += determined.writtenTermCount(ofStep: k) }
+    }
+    batch.terms.reserveCapacity(termCount)
     var entries: [ConstraintBatch.Entry] = []
     let writtenOffset = Int32(batch.terms.count)
     batch.terms.append(contentsOf: reduced.terms)
@@ -534,10 +545,12 @@ extension PlanSolver {
         continue
       }
       guard let k = places[index].step else { continue }
+      let start = Int32(batch.terms.count)
+      determined.appendWrittenTerms(ofStep: k, to: &batch.terms)
       entries.append(
         ConstraintBatch.Entry(
-          id: ConstraintID(Int32(index)), termStart: offset + determined.termStarts[k],
-          termCount: determined.termStarts[k + 1] - determined.termStarts[k],
+          id: ConstraintID(Int32(index)), termStart: start,
+          termCount: Int32(batch.terms.count) - start,
           constant: determined.plan.constants[k], relation: .equal, priority: .required))
     }
     var labels = inner.core.labels.map { (ConstraintID($0.key), $0.value) }

@@ -157,6 +157,52 @@ extension PlanSolver {
     for edge in edges { #expect(plan.value(of: edge) == sparse.value(of: edge)) }
   }
 
+  /// A determined equality gives its terms back as written, in order, bit for bit: those the
+  /// plan rebuilds from its own terms (the subject first, last, in the middle) and those it
+  /// keeps a copy of (a variable written twice, terms that cancel, a block of two), before and
+  /// after a promotion and a solve from scratch.
+  @Test func determinedEqualitiesReadAsWritten() throws {
+    let v = (0..<9).map { Variable($0) }
+    func equality(_ terms: [(Int, Double)], _ constant: Double) -> Constraint {
+      Constraint(LinearExpression(terms.map { Term(v[$0.0], $0.1) }, constant: constant), .equal)
+    }
+    let written: [(ConstraintID, Constraint)] = [
+      (ConstraintID(0), equality([(0, 1)], -10)),
+      (ConstraintID(1), equality([(0, -1), (1, 1)], -8)),  // subject last
+      (ConstraintID(2), equality([(2, 0.1), (1, -1)], 3)),  // subject first, not 1
+      (ConstraintID(3), equality([(1, 1), (3, -2), (0, 0.5)], 0)),  // subject in the middle
+      (ConstraintID(4), equality([(4, 1), (3, -1), (4, 1)], 5)),  // written twice
+      (ConstraintID(5), equality([(5, 1), (0, 1), (0, -1), (2, -1)], 0)),  // cancelling
+      (ConstraintID(6), equality([(6, 1), (7, 1), (5, -1)], -20)),  // a block of two
+      (ConstraintID(7), equality([(6, 1), (7, -1), (4, -1)], 4)),
+      (ConstraintID(8), equality([(8, 3), (7, -1)], -0.0)),
+    ]
+    var plan = PlanSolver()
+    try plan.add(contentsOf: written)
+    #expect(plan.statistics.rows == 0, "every equality is determined")
+    func expectAsWritten(_ what: String) {
+      for (id, constraint) in written {
+        let held = plan.constraint(id)
+        #expect(held == constraint, "\(what): \(id)")
+        #expect(
+          held?.expression.terms.map(\.coefficient.bitPattern)
+            == constraint.expression.terms.map(\.coefficient.bitPattern), "\(what): \(id)")
+      }
+    }
+    expectAsWritten("planned")
+    // Reaching v6 promotes its block and every block it needs to the tableau.
+    try plan.add(ConstraintID(9), (v[6] >= LinearExpression(constant: 0)).at(500))
+    #expect(plan.statistics.rows > 0)
+    expectAsWritten("promoted")
+    var sparse = SparseSolver()
+    try sparse.add(
+      contentsOf: written + [(ConstraintID(9), (v[6] >= LinearExpression(constant: 0)).at(500))])
+    for variable in v { #expect(plan.value(of: variable) == sparse.value(of: variable)) }
+    try plan.solveFromScratch()
+    expectAsWritten("solved from scratch")
+    for variable in v { #expect(plan.value(of: variable) == sparse.value(of: variable)) }
+  }
+
   /// A change near the root reaches most of the plan, which is then swept in plan order rather
   /// than ordered block by block: a fan-out of a thousand columns, each a chain of three, and
   /// pairs solved together; every value follows the root as the sparse solver's do.
@@ -243,6 +289,13 @@ extension PlanSolver {
       expectSameValues(plan, sparse, variables: variables, seed: seed, what)
     }
     compareValues("after the build")
+    // Each constraint reads as written, whether the plan gives its terms back or keeps a copy.
+    func compareHeld(_ what: String) {
+      for (id, _) in live {
+        #expect(plan.constraint(id) == sparse.constraint(id), "seed \(seed), \(what): \(id)")
+      }
+    }
+    compareHeld("after the build")
 
     var inBatch = false
     for step in 0..<Int.random(in: 10...40, using: &generator.random) {
@@ -380,6 +433,7 @@ extension PlanSolver {
       let violations = plan.invariantViolations()
       #expect(violations.isEmpty, "seed \(seed), step \(step): \(violations)")
       compareValues("step \(step)")
+      compareHeld("step \(step)")
     }
     if inBatch {
       plan.endBatch()
