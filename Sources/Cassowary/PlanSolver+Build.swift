@@ -143,22 +143,43 @@ extension PlanSolver {
     }
 
     // The sparse solver's batch: the entries neither determined nor bounds, in the order
-    // given, over the same terms.
+    // given, each over its terms as written or as reduced. Only their terms are copied: the
+    // batch's are held until the build returns, and on a planned layout most are determined.
     var rest = ConstraintBatch()
-    rest.terms = batch.terms
-    let reducedTermStart = Int32(rest.terms.count)
-    rest.terms.append(contentsOf: reduction.terms)
-    rest.entries.reserveCapacity(batch.count)
     var newIndex = [Int32](repeating: -1, count: batch.count)
-    for (index, entry) in batch.entries.enumerated() where !isDetermined[index] && !isBound[index] {
-      newIndex[index] = Int32(rest.entries.count)
-      rest.entries.append(entry)
+    // Where each reduced entry's reduction is, by entry (-1 for none).
+    var reducedOf = [Int32](repeating: -1, count: batch.count)
+    var restCount = 0
+    var restTermCount = 0
+    for (position, written) in reduction.entries.enumerated() where !isBound[Int(written.index)] {
+      reducedOf[Int(written.index)] = Int32(position)
+      restTermCount += Int(written.termCount)
     }
-    for written in reduction.entries where !isBound[Int(written.index)] {
-      let position = Int(newIndex[Int(written.index)])
-      rest.entries[position].termStart = reducedTermStart + written.termStart
-      rest.entries[position].termCount = written.termCount
-      rest.entries[position].constant = written.constant
+    for (index, entry) in batch.entries.enumerated() where !isDetermined[index] && !isBound[index] {
+      newIndex[index] = Int32(restCount)
+      restCount += 1
+      if reducedOf[index] < 0 { restTermCount += Int(entry.termCount) }
+    }
+    rest.entries.reserveCapacity(restCount)
+    rest.terms.reserveCapacity(restTermCount)
+    for (index, entry) in batch.entries.enumerated() where newIndex[index] >= 0 {
+      var moved = entry
+      moved.termStart = Int32(rest.terms.count)
+      if reducedOf[index] >= 0 {
+        let written = reduction.entries[Int(reducedOf[index])]
+        moved.termCount = written.termCount
+        moved.constant = written.constant
+        rest.terms.append(
+          contentsOf: reduction.terms[
+            Int(written.termStart)..<Int(written.termStart + written.termCount)])
+      } else {
+        batch.terms.withUnsafeBufferPointer { terms in
+          rest.terms.append(
+            contentsOf: UnsafeBufferPointer(
+              rebasing: terms[Int(entry.termStart)..<Int(entry.termStart + entry.termCount)]))
+        }
+      }
+      rest.entries.append(moved)
     }
     var determinedLabels: [ConstraintID: String] = [:]
     var boundLabels: [ConstraintID: String] = [:]
