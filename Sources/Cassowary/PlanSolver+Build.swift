@@ -133,8 +133,10 @@ extension PlanSolver {
     for k in 0..<plan.determinedCount where !isReached[Int(blockOfStep[k])] {
       isDetermined[Int(equalityEntries[Int(plan.order[k])])] = true
     }
+    let reducedOf = reduction.positionsByEntry(count: batch.count)
     let (isBound, boundedVariables) = boundEntries(
-      of: batch, determined: isDetermined, reduction: reduction, variableCount: variableCount)
+      of: batch, determined: isDetermined, reduction: reduction, reducedOf: reducedOf,
+      variableCount: variableCount)
     // Required bounds that leave a variable no value: refused as the sparse solver refuses,
     // one by one, from the constraints as written.
     if !Self.requiredBoundsHold(batch, isBound: isBound, reduction: reduction) {
@@ -147,39 +149,36 @@ extension PlanSolver {
     // batch's are held until the build returns, and on a planned layout most are determined.
     var rest = ConstraintBatch()
     var newIndex = [Int32](repeating: -1, count: batch.count)
-    // Where each reduced entry's reduction is, by entry (-1 for none).
-    var reducedOf = [Int32](repeating: -1, count: batch.count)
     var restCount = 0
     var restTermCount = 0
-    for (position, written) in reduction.entries.enumerated() where !isBound[Int(written.index)] {
-      reducedOf[Int(written.index)] = Int32(position)
-      restTermCount += Int(written.termCount)
-    }
     for (index, entry) in batch.entries.enumerated() where !isDetermined[index] && !isBound[index] {
       newIndex[index] = Int32(restCount)
       restCount += 1
-      if reducedOf[index] < 0 { restTermCount += Int(entry.termCount) }
+      let reduced = reducedOf[index]
+      restTermCount += Int(
+        reduced < 0 ? entry.termCount : reduction.entries[Int(reduced)].termCount)
     }
     rest.entries.reserveCapacity(restCount)
     rest.terms.reserveCapacity(restTermCount)
-    for (index, entry) in batch.entries.enumerated() where newIndex[index] >= 0 {
-      var moved = entry
-      moved.termStart = Int32(rest.terms.count)
-      if reducedOf[index] >= 0 {
-        let written = reduction.entries[Int(reducedOf[index])]
-        moved.termCount = written.termCount
-        moved.constant = written.constant
-        rest.terms.append(
-          contentsOf: reduction.terms[
-            Int(written.termStart)..<Int(written.termStart + written.termCount)])
-      } else {
-        batch.terms.withUnsafeBufferPointer { terms in
-          rest.terms.append(
-            contentsOf: UnsafeBufferPointer(
-              rebasing: terms[Int(entry.termStart)..<Int(entry.termStart + entry.termCount)]))
+    batch.terms.withUnsafeBufferPointer { written in
+      reduction.terms.withUnsafeBufferPointer { reducedTerms in
+        for (index, entry) in batch.entries.enumerated() where newIndex[index] >= 0 {
+          var moved = entry
+          moved.termStart = Int32(rest.terms.count)
+          var source = UnsafeBufferPointer(
+            rebasing: written[Int(entry.termStart)..<Int(entry.termStart + entry.termCount)])
+          if reducedOf[index] >= 0 {
+            let reduced = reduction.entries[Int(reducedOf[index])]
+            moved.termCount = reduced.termCount
+            moved.constant = reduced.constant
+            source = UnsafeBufferPointer(
+              rebasing: reducedTerms[
+                Int(reduced.termStart)..<Int(reduced.termStart + reduced.termCount)])
+          }
+          rest.terms.append(contentsOf: source)
+          rest.entries.append(moved)
         }
       }
-      rest.entries.append(moved)
     }
     var determinedLabels: [ConstraintID: String] = [:]
     var boundLabels: [ConstraintID: String] = [:]
@@ -276,18 +275,14 @@ extension PlanSolver {
   /// The entries of a build's `batch` that are bounds, and the variables they bound: free
   /// variables that, of what goes to the sparse solver, only optional constraints and required
   /// inequalities of one term mention (as written, or reduced to one term), and no edit:
-  /// solved in closed form, out of the tableau.
+  /// solved in closed form, out of the tableau. `reducedOf` is where each entry's reduction is
+  /// (``Reduction/positionsByEntry(count:)``).
   ///
   /// - Complexity: O(terms of the batch and of the reduction).
   func boundEntries(
     of batch: ConstraintBatch, determined isDetermined: [Bool], reduction: Reduction,
-    variableCount: Int
+    reducedOf: [Int32], variableCount: Int
   ) -> (isBound: [Bool], variables: [Int32]) {
-    // Where each reduced entry's reduction is, by entry (-1 for none).
-    var reducedOf = [Int32](repeating: -1, count: batch.count)
-    for (position, written) in reduction.entries.enumerated() {
-      reducedOf[Int(written.index)] = Int32(position)
-    }
     func term(_ index: Int) -> Term? {
       let entry = batch.entries[index]
       guard !entry.priority.isRequired || entry.relation != .equal else { return nil }

@@ -18,6 +18,18 @@ extension PlanSolver {
     /// required ones were.
     var isFeeding: [Bool] = []
     var isFeedingRequired: [Bool] = []
+
+    /// Where each of a batch's `count` entries is in ``entries``, by entry (-1 for one not
+    /// reduced).
+    ///
+    /// - Complexity: O(`count`).
+    func positionsByEntry(count: Int) -> [Int32] {
+      var positions = [Int32](repeating: -1, count: count)
+      for (position, written) in entries.enumerated() {
+        positions[Int(written.index)] = Int32(position)
+      }
+      return positions
+    }
   }
 
   /// Writes out the constraints of `batch` that may be reduced (`reducible`, by entry: optional
