@@ -131,6 +131,9 @@ extension PlanSolver {
   ///
   /// - Complexity: O(rows and blocks given back), plus the sparse solver's removes and adds.
   mutating func restoreReducedConstraints() throws(SolverError) {
+    // The marks of what feeds a reduction go with the rows, and so do the definitions written
+    // out with them (a kept definition is one whose blocks are marked).
+    definitions = DefinitionCache()
     guard reduced.liveCount > 0 else {
       reduced = ReducedConstraints()
       return
@@ -140,6 +143,15 @@ extension PlanSolver {
     var feeding: [Int32] = []
     for block in rows.isFeeding.indices where rows.isFeeding[block] {
       feeding.append(Int32(block))
+    }
+    // A row waiting to be reduced again may mention a variable a block planned since
+    // determines: that block goes too.
+    for row in rows.rows where row.isLive {
+      for term in rows.terms[Int(row.termStart)..<Int(row.termStart + row.termCount)] {
+        if let k = determined.step(determining: term.variable.id) {
+          feeding.append(determined.blockOfStep[k])
+        }
+      }
     }
     var batch = ConstraintBatch()
     batch.terms = rows.terms

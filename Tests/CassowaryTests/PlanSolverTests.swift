@@ -157,6 +157,104 @@ extension PlanSolver {
     for edge in edges { #expect(plan.value(of: edge) == sparse.value(of: edge)) }
   }
 
+  /// A batch that replaces equalities, as a stack's update does when a view is hidden or shown,
+  /// keeps the layout out of the tableau: the blocks that lost an equality are planned again
+  /// with the new ones, at a rank between what they read and what reads them; an optional
+  /// constraint over a variable left free is reduced to a bound; and every value is the sparse
+  /// solver's, also after the change is undone and after a change upstream.
+  @Test func replacedEqualitiesStayDetermined() throws {
+    var names = VariableTable()
+    let count = 40
+    let edges = (0...count).map { names.make("x\($0)") }
+    let (a, b) = (names.make("a"), names.make("b"))
+    var constraints: [(ConstraintID, Constraint)] = [
+      (ConstraintID(0), edges[0] == LinearExpression(constant: 10))
+    ]
+    for index in 1...count {
+      constraints.append(
+        (ConstraintID(index), edges[index] == edges[index - 1] + LinearExpression(constant: 8)))
+    }
+    // A block of two read from the middle of the chain: a + b and a − b fixed.
+    constraints.append((ConstraintID(100), a + b == edges[20] + LinearExpression(constant: 4)))
+    constraints.append((ConstraintID(101), a - b == LinearExpression(constant: 2)))
+    var plan = PlanSolver()
+    var sparse = SparseSolver()
+    try plan.add(contentsOf: constraints)
+    try sparse.add(contentsOf: constraints)
+    func compare(_ what: String) {
+      plan.forEachChangedValue { _, _ in }
+      for variable in edges + [a, b] {
+        #expect(
+          abs(plan.value(of: variable) - sparse.value(of: variable)) <= 1e-9, "\(what): \(variable)"
+        )
+      }
+      #expect(plan.invariantViolations().isEmpty, "\(what): \(plan.invariantViolations())")
+    }
+    // Hide x10: x11 hangs from x9, and x10 rests after x9 at 4, at a low priority.
+    let hide: [(ConstraintID, Constraint)] = [
+      (ConstraintID(200), edges[11] == edges[9] + LinearExpression(constant: 8)),
+      (ConstraintID(201), (edges[10] == edges[9] + LinearExpression(constant: 4)).at(50)),
+    ]
+    plan.beginBatch()
+    try plan.remove(ConstraintID(10))
+    try plan.remove(ConstraintID(11))
+    try plan.add(contentsOf: hide)
+    plan.endBatch()
+    sparse.beginBatch()
+    try sparse.remove(ConstraintID(10))
+    try sparse.remove(ConstraintID(11))
+    try sparse.add(contentsOf: hide)
+    sparse.endBatch()
+    #expect(plan.statistics.rows == 0, "nothing went to the tableau")
+    #expect(plan.boundedVariableCount >= 1, "x10 is bounded")
+    #expect(plan.value(of: edges[10]) == 10 + 8 * 9 + 4)
+    #expect(plan.value(of: edges[count]) == 10 + 8 * Double(count - 1))
+    compare("after hiding")
+    // Upstream, a constant moves everything below, the bound's reduced constant with it.
+    try plan.setConstant(ConstraintID(0), -20)
+    try sparse.setConstant(ConstraintID(0), -20)
+    compare("after a change upstream")
+    // Show x10 again: the links come back, the bound goes.
+    let show: [(ConstraintID, Constraint)] = [
+      (ConstraintID(10), edges[10] == edges[9] + LinearExpression(constant: 8)),
+      (ConstraintID(11), edges[11] == edges[10] + LinearExpression(constant: 8)),
+    ]
+    plan.beginBatch()
+    try plan.remove(ConstraintID(200))
+    try plan.remove(ConstraintID(201))
+    try plan.add(contentsOf: show)
+    plan.endBatch()
+    sparse.beginBatch()
+    try sparse.remove(ConstraintID(200))
+    try sparse.remove(ConstraintID(201))
+    try sparse.add(contentsOf: show)
+    sparse.endBatch()
+    #expect(plan.statistics.rows == 0, "nothing went to the tableau")
+    compare("after showing")
+    // The block of two is replaced as a whole, and its new pair reads the chain's end.
+    let pair: [(ConstraintID, Constraint)] = [
+      (ConstraintID(300), a + b == edges[count] + LinearExpression(constant: 0)),
+      (ConstraintID(301), a - b == LinearExpression(constant: 6)),
+    ]
+    plan.beginBatch()
+    sparse.beginBatch()
+    for id in [ConstraintID(100), ConstraintID(101)] {
+      try plan.remove(id)
+      try sparse.remove(id)
+    }
+    try plan.add(contentsOf: pair)
+    try sparse.add(contentsOf: pair)
+    plan.endBatch()
+    sparse.endBatch()
+    #expect(plan.statistics.rows == 0, "nothing went to the tableau")
+    compare("after replacing the block of two")
+    for (id, constraint) in show + pair {
+      #expect(plan.constraint(id) == constraint)
+    }
+    try plan.solveFromScratch()
+    compare("after a solve from scratch")
+  }
+
   /// A determined equality gives its terms back as written, in order, bit for bit: those the
   /// plan rebuilds from its own terms (the subject first, last, in the middle) and those it
   /// keeps a copy of (a variable written twice, terms that cancel, a block of two), before and
@@ -266,7 +364,21 @@ extension PlanSolver {
     }
   }
 
-  func checkOperations(seed: UInt64) throws {
+  @Test(arguments: [UInt64(9_939_313_075_966_296_764), 1_698_011_538_068_503_890])
+  func randomReplacementsRegressions(seed: UInt64) throws {
+    try checkOperations(seed: seed, replacing: true)
+  }
+
+  /// Batches that replace a required equality (as a stack's update does when a view is hidden)
+  /// agree with the sparse solver too: the removal and the adds in one batch, the adds given
+  /// together, with optional constraints over what the replaced equality determined.
+  @Test func randomReplacementsMatchTheSparseSolver() async {
+    await propertyCheck(count: propertyCaseCount(50), input: Gen.uint64(in: 0...UInt64.max)) {
+      try checkOperations(seed: $0, replacing: true)
+    }
+  }
+
+  func checkOperations(seed: UInt64, replacing: Bool = false) throws {
     var generator = PlanSystemGenerator(seed: seed)
     let system = generator.system()
     let variables = generator.variableCount
@@ -304,7 +416,42 @@ extension PlanSolver {
       let constraintsBefore = plan.statistics.constraints
       var attempt: (inout any LayoutSolver) throws(SolverError) -> Void
       var onSuccess: () -> Void = {}
-      switch Int.random(in: 0..<10, using: &generator.random) {
+      // A replacement: the equality removed, and the adds (a refusal leaves the removal and the
+      // adds before the refused one done).
+      var replacement: (index: Int, adds: [(ConstraintID, Constraint)])?
+      switch Int.random(in: 0..<(replacing ? 13 : 10), using: &generator.random) {
+      case 10, 11, 12:
+        let equalities = live.indices.filter {
+          live[$0].1.priority.isRequired && live[$0].1.relation == .equal
+        }
+        guard let index = equalities.randomElement(using: &generator.random) else { continue }
+        let (id, removed) = live[index]
+        // The replacement determines one of the removed equality's variables from earlier
+        // ones, holding at the reference; optional constraints may mention it.
+        let subject = removed.expression.terms.map(\.variable).max()!
+        var expression = generator.expression(below: max(Int(subject.id), 1))
+        expression.terms.append(Term(subject, generator.coefficient()))
+        expression.constant = -expression.evaluate { generator.reference[Int($0.id)] }
+        var adds = [(generator.id(), Constraint(expression, .equal))]
+        for _ in 0..<Int.random(in: 0...2, using: &generator.random) {
+          var optional = generator.optionalConstraint()
+          optional.expression.terms.append(Term(subject, generator.coefficient()))
+          adds.append((generator.id(), optional))
+        }
+        adds.shuffle(using: &generator.random)
+        let opens = !inBatch
+        replacement = (index, adds)
+        attempt = { solver throws(SolverError) in
+          if opens { solver.beginBatch() }
+          defer { if opens { solver.endBatch() } }
+          try solver.remove(id)
+          try solver.add(contentsOf: adds)
+        }
+        onSuccess = {
+          unique = false
+          live.remove(at: index)
+          live.append(contentsOf: adds)
+        }
       case 0:
         let (id, constraint) = (generator.id(), generator.optionalConstraint())
         attempt = { solver throws(SolverError) in try solver.add(id, constraint) }
@@ -417,6 +564,16 @@ extension PlanSolver {
         // Inside a batch, deciding a refusal may settle work the batch deferred (removals,
         // optimization), which moves values the batch had left stale; outside one, nothing
         // moves.
+        if let replacement {
+          // Both refused one of the adds after the removal: they go on from there.
+          #expect(
+            replacement.adds.map { plan.contains($0.0) }
+              == replacement.adds.map { sparse.contains($0.0) }, "seed \(seed), step \(step)")
+          live.remove(at: replacement.index)
+          live += replacement.adds.filter { plan.contains($0.0) }
+          unique = false
+          continue
+        }
         if !inBatch {
           #expect(plan.exactState(variables) == before, "seed \(seed), step \(step): \(errorA)")
           #expect(
