@@ -90,26 +90,40 @@ extension PlanSolver {
   /// between what it reads and what reads it.
   ///
   /// - Complexity: O(terms planned + readers of their variables).
-  func replan(_ batch: ConstraintBatch) -> BatchPlan? {
+  mutating func replan(_ batch: ConstraintBatch) -> BatchPlan? {
     let replaced = Array(Set(determined.pendingBlocks.filter { determined.isActive[Int($0)] }))
       .sorted()
-    let isReplaced = Set(replaced)
+    var marks = scratchMarks
+    scratchMarks = ScratchMarks()
+    defer {
+      marks.clear()
+      scratchMarks = marks
+    }
+    marks.grow(variables: determined.plan.variableCount, blocks: determined.plan.blockCount)
+    for block in replaced { _ = marks.markBlock(block) }
+    func isReplaced(_ block: Int32) -> Bool { marks.isMarked(block: block) }
     // Local ids: the replaced blocks' variables, then every other variable met.
-    var localOf: [Int32: Int32] = [:]
+    var largestVariable = determined.plan.variableCount - 1
+    for entry in batch.entries {
+      for position in Int(entry.termStart)..<Int(entry.termStart + entry.termCount) {
+        largestVariable = max(largestVariable, Int(batch.terms[position].variable.id))
+      }
+    }
+    marks.grow(variables: largestVariable + 1, blocks: determined.plan.blockCount)
     var globalOf: [Int32] = []
     var isKnown: [Bool] = []
     var reheld: [Int] = []
     func local(_ variable: Int32, mayOpen: Bool = false) -> Int32 {
-      if let id = localOf[variable] { return id }
+      if let id = marks.local(of: variable) { return id }
       let id = Int32(globalOf.count)
-      localOf[variable] = id
+      marks.setLocal(id, of: variable)
       globalOf.append(variable)
       // An unknown when its block is planned again, or when nothing holds it but reduced
       // constraints (a hidden view's place, or what is written out over it), which are then
       // reduced again (a batch's equality may determine it).
       let known: Bool
       if let k = determined.step(determining: variable) {
-        known = !isReplaced.contains(determined.blockOfStep[k])
+        known = !isReplaced(determined.blockOfStep[k])
       } else if (bounds.contains(variable) && bounds.first[Int(variable)] >= 0)
         || tableauMentions(variable)
       {
@@ -188,7 +202,7 @@ extension PlanSolver {
     var avoided = [Bool](repeating: false, count: globalOf.count)
     for (index, entry) in batch.entries.enumerated() where !isPlannedEntry[index] {
       for position in Int(entry.termStart)..<Int(entry.termStart + entry.termCount) {
-        if let v = localOf[batch.terms[position].variable.id] { avoided[Int(v)] = true }
+        if let v = marks.local(of: batch.terms[position].variable.id) { avoided[Int(v)] = true }
       }
     }
     let incidence = EqualityPlan.Incidence(
@@ -202,7 +216,7 @@ extension PlanSolver {
     func rankOfDeterminer(_ variable: Int32) -> Double? {
       guard let k = determined.step(determining: variable) else { return nil }
       let block = determined.blockOfStep[k]
-      return isReplaced.contains(block) ? nil : determined.rank(of: block)
+      return isReplaced(block) ? nil : determined.rank(of: block)
     }
     let blockCount = plan.blockCount
     var blockOfLocal = [Int32](repeating: -1, count: globalOf.count)
@@ -214,7 +228,7 @@ extension PlanSolver {
     for block in 0..<blockCount {
       for k in plan.steps(ofBlock: block) {
         determined.forEachReader(of: globalOf[Int(plan.subjects[k])]) { reader in
-          guard !isReplaced.contains(reader) else { return }
+          guard !isReplaced(reader) else { return }
           high[block] = min(high[block], determined.rank(of: reader))
         }
         for index in Int(plan.otherStarts[k])..<Int(plan.otherStarts[k + 1]) {
@@ -259,7 +273,7 @@ extension PlanSolver {
     for block in replaced {
       for k in determined.plan.steps(ofBlock: Int(block)) {
         let v = determined.plan.subjects[k]
-        if blockOfLocal[Int(localOf[v]!)] < 0 { freed.append(v) }
+        if blockOfLocal[Int(marks.local(of: v)!)] < 0 { freed.append(v) }
       }
     }
     return BatchPlan(
@@ -651,24 +665,31 @@ extension PlanSolver {
   /// or through a block downstream of one.
   ///
   /// - Complexity: O(readers walked + terms of the live reduced constraints).
-  func reducedConstraints(reaching seeds: some Sequence<Int32>) -> [Int] {
+  mutating func reducedConstraints(reaching seeds: some Sequence<Int32>) -> [Int] {
     guard reduced.liveCount > 0 else { return [] }
-    var marked = Set<Int32>()
+    var marks = scratchMarks
+    scratchMarks = ScratchMarks()
+    defer {
+      marks.clear()
+      scratchMarks = marks
+    }
+    marks.grow(
+      variables: max(determined.plan.variableCount, state.values.count),
+      blocks: determined.plan.blockCount)
     var pending: [Int32] = []
-    for seed in seeds where marked.insert(seed).inserted { pending.append(seed) }
-    var visited = Set<Int32>()
+    for seed in seeds where marks.markVariable(seed) { pending.append(seed) }
     while let variable = pending.popLast() {
       determined.forEachReader(of: variable) { block in
-        guard visited.insert(block).inserted else { return }
+        guard marks.markBlock(block) else { return }
         for k in determined.plan.steps(ofBlock: Int(block)) {
           let subject = determined.plan.subjects[k]
-          if marked.insert(subject).inserted { pending.append(subject) }
+          if marks.markVariable(subject) { pending.append(subject) }
         }
       }
     }
     var rows: [Int] = []
     for row in reduced.rows.indices where reduced.rows[row].isLive {
-      if reduced.writtenTerms(row).contains(where: { marked.contains($0.variable.id) }) {
+      if reduced.writtenTerms(row).contains(where: { marks.isMarked(variable: $0.variable.id) }) {
         rows.append(row)
       }
     }
@@ -809,5 +830,76 @@ struct DefinitionCache {
 
   var bytes: Int {
     starts.capacity * 4 + counts.capacity + variables.capacity * 4 + coefficients.capacity * 8
+  }
+}
+
+/// Marks by variable and by block, and a local number by variable, kept between calls for their
+/// room: each call clears only what it set.
+struct ScratchMarks {
+  private var variableMark: [Bool] = []
+  private var blockMark: [Bool] = []
+  private var localNumber: [Int32] = []
+  private var markedVariables: [Int32] = []
+  private var markedBlocks: [Int32] = []
+  private var numbered: [Int32] = []
+
+  mutating func grow(variables: Int, blocks: Int) {
+    if variableMark.count < variables {
+      variableMark.append(contentsOf: repeatElement(false, count: variables - variableMark.count))
+      localNumber.append(contentsOf: repeatElement(-1, count: variables - localNumber.count))
+    }
+    if blockMark.count < blocks {
+      blockMark.append(contentsOf: repeatElement(false, count: blocks - blockMark.count))
+    }
+  }
+
+  /// Marks `variable`; false if it was marked.
+  mutating func markVariable(_ variable: Int32) -> Bool {
+    if Int(variable) >= variableMark.count { grow(variables: Int(variable) + 1, blocks: 0) }
+    guard !variableMark[Int(variable)] else { return false }
+    variableMark[Int(variable)] = true
+    markedVariables.append(variable)
+    return true
+  }
+
+  /// Marks `block`; false if it was marked.
+  mutating func markBlock(_ block: Int32) -> Bool {
+    if Int(block) >= blockMark.count { grow(variables: 0, blocks: Int(block) + 1) }
+    guard !blockMark[Int(block)] else { return false }
+    blockMark[Int(block)] = true
+    markedBlocks.append(block)
+    return true
+  }
+
+  func isMarked(variable: Int32) -> Bool {
+    Int(variable) < variableMark.count && variableMark[Int(variable)]
+  }
+
+  func isMarked(block: Int32) -> Bool { Int(block) < blockMark.count && blockMark[Int(block)] }
+
+  func local(of variable: Int32) -> Int32? {
+    guard Int(variable) < localNumber.count, localNumber[Int(variable)] >= 0 else { return nil }
+    return localNumber[Int(variable)]
+  }
+
+  mutating func setLocal(_ number: Int32, of variable: Int32) {
+    if Int(variable) >= localNumber.count { grow(variables: Int(variable) + 1, blocks: 0) }
+    localNumber[Int(variable)] = number
+    numbered.append(variable)
+  }
+
+  /// Clears every mark and number set, keeping the room.
+  mutating func clear() {
+    for v in markedVariables { variableMark[Int(v)] = false }
+    for b in markedBlocks { blockMark[Int(b)] = false }
+    for v in numbered { localNumber[Int(v)] = -1 }
+    markedVariables.removeAll(keepingCapacity: true)
+    markedBlocks.removeAll(keepingCapacity: true)
+    numbered.removeAll(keepingCapacity: true)
+  }
+
+  var bytes: Int {
+    variableMark.capacity + blockMark.capacity + localNumber.capacity * 4
+      + (markedVariables.capacity + markedBlocks.capacity + numbered.capacity) * 4
   }
 }

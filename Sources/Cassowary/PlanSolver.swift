@@ -64,6 +64,8 @@ public struct PlanSolver: LayoutSolver {
   /// The determined variables written out for later batches' reductions, by step
   /// (``definition(ofStep:depth:)``); empty until a later batch reduces through the plan.
   var definitions = DefinitionCache()
+  /// Marks and numbers by variable and block, for the walks of later batches, kept for their room.
+  var scratchMarks = ScratchMarks()
   /// The determined step or reduced constraint of each constraint that is one, by id.
   var places: [ConstraintPlace] = []
   /// The depth of nested batches.
@@ -519,7 +521,7 @@ public struct PlanSolver: LayoutSolver {
       + boundScratch.capacity * MemoryLayout<VariableBounds.Key>.stride + staleBounds.capacity * 4
       + reportedChanges.capacity * MemoryLayout<(Int32, Double)>.stride
       + reducedConstantUpdates.capacity * MemoryLayout<(row: Int, constant: Double)>.stride
-      + definitions.bytes + restoreSeeds.capacity * 4
+      + definitions.bytes + restoreSeeds.capacity * 4 + scratchMarks.bytes
     return figures
   }
 
