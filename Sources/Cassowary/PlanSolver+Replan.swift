@@ -588,25 +588,32 @@ extension PlanSolver {
         inputs.append((v, column))
       }
     }
-    var sum = DeterminedDefinitions.Sum()
-    for (v, a) in inputs {
-      guard let step = determined.step(determining: v) else {
-        sum.add(v, a)
-        continue
-      }
+    // The inputs' definitions first (they may be written out now), then the sum, in room kept
+    // between calls.
+    for (v, _) in inputs {
+      guard let step = determined.step(determining: v) else { continue }
       guard definition(ofStep: step, depth: depth + 1) else {
         if definitions.starts[step] == DefinitionCache.notWritten {
           definitions.starts[k] = DefinitionCache.notWritten
         }
         return false
       }
+    }
+    var sum = definitionSum
+    definitionSum = DeterminedDefinitions.Sum()
+    defer {
+      sum.removeAll()
+      definitionSum = sum
+    }
+    sum.removeAll()
+    for (v, a) in inputs {
+      guard let step = determined.step(determining: v) else {
+        sum.add(v, a)
+        continue
+      }
       let start = Int(definitions.starts[step])
       for index in start..<start + Int(definitions.counts[step]) {
         sum.add(definitions.variables[index], a * definitions.coefficients[index])
-      }
-      guard sum.variables.count <= 4 * DeterminedDefinitions.cap else {
-        definitions.starts[k] = DefinitionCache.notWritten
-        return false
       }
     }
     guard sum.variables.count <= DeterminedDefinitions.cap else {

@@ -66,6 +66,8 @@ public struct PlanSolver: LayoutSolver {
   var definitions = DefinitionCache()
   /// Marks and numbers by variable and block, for the walks of later batches, kept for their room.
   var scratchMarks = ScratchMarks()
+  /// The sum a definition is written out in, kept for its room.
+  var definitionSum = DeterminedDefinitions.Sum()
   /// The determined step or reduced constraint of each constraint that is one, by id.
   var places: [ConstraintPlace] = []
   /// The depth of nested batches.
