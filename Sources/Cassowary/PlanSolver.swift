@@ -602,7 +602,13 @@ public struct PlanSolver: LayoutSolver {
   ///
   /// - Complexity: O(changed variables + blocks evaluated again).
   mutating func synchronize() {
-    settleRemovals()
+    // The definitions downstream of a block that lost an equality go first; the reduced
+    // constraints written out through what changed are given back before the blocks waiting are
+    // settled, as a build's rows are (one written out through a block waiting goes as written).
+    if !suspectBlocks.isEmpty {
+      forgetDefinitions(from: suspectBlocks)
+      suspectBlocks.removeAll()
+    }
     if restorePending {
       restorePending = false
       var seeds: [Int32] = []
@@ -618,6 +624,7 @@ public struct PlanSolver: LayoutSolver {
       }
     }
     unchangedSeeds.removeAll()
+    settleRemovals()
     bringValuesUpToDate()
     if offsetsStale {
       offsetsStale = false
