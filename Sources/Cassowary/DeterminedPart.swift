@@ -388,6 +388,66 @@ struct DeterminedPart {
     lateReaderHead[v] = Int32(lateReaderBlock.count - 1)
   }
 
+  /// The active blocks alone, in evaluation order, in tables of their own: the blocks replaced
+  /// or promoted since the build are dropped, ranks are indices again (so the sweep is back),
+  /// and the readers are one table. Returns the part and, by old block, its new index (-1 for
+  /// one dropped).
+  ///
+  /// - Precondition: no block waits to be settled.
+  /// - Complexity: O(terms and factors of the active blocks + variables).
+  func compacted() -> (part: DeterminedPart, newIndex: [Int32]) {
+    precondition(pendingBlocks.isEmpty, "blocks wait to be settled")
+    var order = (0..<plan.blockCount).filter { isActive[$0] }
+    if !ranks.isEmpty { order.sort { ranks[$0] < ranks[$1] } }
+    var newIndex = [Int32](repeating: -1, count: plan.blockCount)
+    var packed = EqualityPlan()
+    packed.variableCount = plan.variableCount
+    packed.blockStarts = [0]
+    packed.otherStarts = [0]
+    var stepIDs: [ConstraintID] = []
+    var written: [Term] = []
+    var runs: [(start: Int32, count: Int32)] = []
+    for (position, block) in order.enumerated() {
+      newIndex[block] = Int32(position)
+      let steps = plan.steps(ofBlock: block)
+      if steps.count > 1 {
+        let size = steps.count
+        let factorStart = Int(plan.factorStarts[block])
+        let permutationStart = Int(plan.permutationStarts[block])
+        packed.factorStarts.append(Int32(packed.factors.count))
+        packed.permutationStarts.append(Int32(packed.permutations.count))
+        packed.factors.append(contentsOf: plan.factors[factorStart..<factorStart + size * size])
+        packed.permutations.append(
+          contentsOf: plan.permutations[permutationStart..<permutationStart + size])
+      } else {
+        packed.factorStarts.append(-1)
+        packed.permutationStarts.append(-1)
+      }
+      packed.largestBlock = max(packed.largestBlock, steps.count)
+      for k in steps {
+        packed.order.append(-1)
+        packed.subjects.append(plan.subjects[k])
+        packed.constants.append(plan.constants[k])
+        packed.pivots.append(plan.pivots[k])
+        packed.subjectPositions.append(plan.subjectPositions[k])
+        let others = Int(plan.otherStarts[k])..<Int(plan.otherStarts[k + 1])
+        packed.otherVariables.append(contentsOf: plan.otherVariables[others])
+        packed.otherCoefficients.append(contentsOf: plan.otherCoefficients[others])
+        packed.otherStarts.append(Int32(packed.otherVariables.count))
+        stepIDs.append(ids[k])
+        let start = Int32(written.count)
+        appendWrittenTerms(ofStep: k, to: &written)
+        runs.append((start, Int32(written.count) - start))
+      }
+      packed.blockStarts.append(Int32(packed.subjects.count))
+    }
+    var part = DeterminedPart(
+      plan: packed, isActive: [Bool](repeating: true, count: order.count), ids: stepIDs,
+      terms: written, termRuns: runs, labels: labels)
+    part.growVariables(to: stepOfVariable.count)
+    return (part, newIndex)
+  }
+
   /// Bytes held by the tables.
   var bytes: Int {
     plan.bytes + isActive.capacity + blockOfStep.capacity * 4 + stepOfVariable.capacity * 4

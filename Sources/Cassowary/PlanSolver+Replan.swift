@@ -910,3 +910,72 @@ struct ScratchMarks {
       + (markedVariables.capacity + markedBlocks.capacity + numbered.capacity) * 4
   }
 }
+
+extension PlanSolver {
+  // MARK: - Compacting the plan
+
+  /// Whether the plan holds enough blocks no longer active (replaced by later batches, or
+  /// promoted) to be copied without them: more dead steps than live ones, and some dozens.
+  var planIsWasteful: Bool {
+    let steps = determined.plan.determinedCount
+    return determined.appendedSteps > 0 && steps - determined.liveSteps > determined.liveSteps + 64
+  }
+
+  /// Copies the determined part without its dead blocks (``DeterminedPart/compacted()``),
+  /// renumbering what refers to blocks and steps: the places of the steps' constraints, the
+  /// marks of the blocks that feed reduced constraints, and the definitions (forgotten).
+  ///
+  /// - Precondition: outside a batch, with no block waiting and nothing queued.
+  /// - Complexity: O(the plan's active terms + variables + constraints' places).
+  mutating func compactPlan() {
+    guard batchDepth == 0, determined.pendingBlocks.isEmpty, state.queue.isEmpty,
+      suspectBlocks.isEmpty, !restorePending
+    else { return }
+    let (part, newIndex) = determined.compacted()
+    func remapped(_ marks: [Bool]) -> [Bool] {
+      guard !marks.isEmpty else { return [] }
+      var result = [Bool](repeating: false, count: part.plan.blockCount)
+      for (old, new) in newIndex.enumerated() where new >= 0 && old < marks.count && marks[old] {
+        result[Int(new)] = true
+      }
+      return result
+    }
+    reduced.isFeeding = remapped(reduced.isFeeding)
+    reduced.isFeedingRequired = remapped(reduced.isFeedingRequired)
+    determined = part
+    for k in 0..<determined.plan.determinedCount { setPlace(determined.ids[k], .step(k)) }
+    definitions = DefinitionCache()
+    state.isQueued = [Bool](repeating: false, count: determined.plan.blockCount)
+  }
+}
+
+extension PlanSolver {
+  /// Whether the reduced constraints' table holds more removed rows than live ones, and some
+  /// dozens: later batches append a row for each constraint they reduce.
+  var reducedRowsAreWasteful: Bool {
+    reduced.rows.count - reduced.liveCount > reduced.liveCount + 64
+  }
+
+  /// Copies the reduced constraints without their removed rows, renumbering the places and
+  /// bounds that name them.
+  ///
+  /// - Complexity: O(rows + their terms).
+  mutating func compactReducedRows() {
+    var packed = ReducedConstraints()
+    packed.isFeeding = reduced.isFeeding
+    packed.isFeedingRequired = reduced.isFeedingRequired
+    for row in reduced.rows.indices where reduced.rows[row].isLive {
+      let written = reduced.rows[row]
+      let new = packed.append(
+        written.id, written: reduced.writtenTerms(row), constant: written.constant,
+        offset: written.offset, isRequired: written.isRequired)
+      packed.rows[new].boundSlot = written.boundSlot
+      if written.boundSlot >= 0 {
+        bounds.bounds[Int(written.boundSlot)].reduced = Int32(new)
+      } else {
+        setPlace(written.id, .reduced(new))
+      }
+    }
+    reduced = packed
+  }
+}

@@ -631,6 +631,9 @@ public struct PlanSolver: LayoutSolver {
       updateReducedConstants()
       bringValuesUpToDate()
     }
+    // Blocks replaced by later batches are dropped once they outnumber the live ones.
+    if planIsWasteful { compactPlan() }
+    if reducedRowsAreWasteful && batchDepth == 0 { compactReducedRows() }
     // Emptied, the solver gives its tables back, as the sparse solver does.
     if inner.core.constraintCount == 0 && inner.core.edits.isEmpty && determined.liveSteps == 0
       && bounds.liveCount == 0 && batchDepth == 0

@@ -251,6 +251,30 @@ extension PlanSolver {
     for (id, constraint) in show + pair {
       #expect(plan.constraint(id) == constraint)
     }
+    // Hidden and shown again and again, the plan drops the blocks it replaced once they
+    // outnumber the live ones: what it holds stops growing.
+    func toggle(_ times: Int) throws {
+      for _ in 0..<times {
+        for (removed, added) in [(show, hide), (hide, show)] {
+          plan.beginBatch()
+          sparse.beginBatch()
+          for (id, _) in removed {
+            try plan.remove(id)
+            try sparse.remove(id)
+          }
+          try plan.add(contentsOf: added)
+          try sparse.add(contentsOf: added)
+          plan.endBatch()
+          sparse.endBatch()
+        }
+      }
+    }
+    try toggle(10)
+    let held = plan.statistics.bookkeepingBytes
+    try toggle(200)
+    #expect(plan.statistics.bookkeepingBytes <= 2 * held, "\(held) bytes, then more")
+    #expect(plan.statistics.rows == 0)
+    compare("after hiding and showing 210 times")
     try plan.solveFromScratch()
     compare("after a solve from scratch")
   }
