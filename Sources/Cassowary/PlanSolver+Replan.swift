@@ -703,6 +703,51 @@ extension PlanSolver {
     return rows
   }
 
+  /// Writes reduced constraint `row` out again and, when that gives the terms it is held with
+  /// (a view whose stack moved: its bound's constant only), sets the new constant where it is
+  /// held. False, with nothing changed, when the terms differ or it cannot be written out.
+  ///
+  /// - Precondition: the values are brought up to date through the plan.
+  /// - Complexity: that of ``writeOut(_:_:into:)`` for its terms.
+  mutating func reduceAgainInPlace(_ row: Int) -> Bool {
+    let written = reduced.rows[row]
+    guard !written.isRequired else { return false }
+    var sum = DeterminedDefinitions.Sum()
+    sum.constant = written.constant
+    for term in reduced.writtenTerms(row) {
+      guard writeOut(term.variable.id, term.coefficient, into: &sum) else { return false }
+    }
+    guard !sum.variables.isEmpty, sum.variables.count <= DeterminedDefinitions.cap else {
+      return false
+    }
+    func holds(_ variable: Int32, _ coefficient: Double) -> Bool {
+      guard let index = sum.variables.firstIndex(of: variable) else { return false }
+      return sum.coefficients[index] == coefficient
+    }
+    if written.boundSlot >= 0 {
+      let slot = Int(written.boundSlot)
+      let bound = bounds.bounds[slot]
+      guard sum.variables.count == 1, holds(bound.variable, bound.coefficient) else { return false }
+      bounds.bounds[slot].constant = sum.constant
+      narrow(bound.variable)
+    } else {
+      guard let record = inner.core.records[Int(written.id.rawValue)],
+        Int(record.termCount) == sum.variables.count
+      else { return false }
+      for index in Int(record.termStart)..<Int(record.termStart + record.termCount) {
+        let term = inner.core.termStore.terms[index]
+        guard holds(term.variable.id, term.coefficient) else { return false }
+      }
+      do throws(SolverError) {
+        try inner.setConstant(written.id, sum.constant)
+      } catch {
+        preconditionFailure("an optional reduced constraint's constant could not change: \(error)")
+      }
+    }
+    reduced.rows[row].offset = sum.constant - written.constant
+    return true
+  }
+
   /// Takes reduced constraint `row` out of where it is held (a bound or the sparse solver),
   /// and returns it as written.
   mutating func takeOut(reduced row: Int) -> Constraint {
@@ -755,7 +800,10 @@ extension PlanSolver {
       return try restoreReducedConstraints()
     }
     var taken: [(ConstraintID, Constraint)] = []
-    for row in rows { taken.append((reduced.rows[row].id, takeOut(reduced: row))) }
+    if reducingAgain { state.propagate(determined) }
+    for row in rows where !(reducingAgain && reduceAgainInPlace(row)) {
+      taken.append((reduced.rows[row].id, takeOut(reduced: row)))
+    }
     for (id, constraint) in taken where !(reducingAgain && addReducing(id, constraint)) {
       try addAsWritten(id, constraint)
     }
