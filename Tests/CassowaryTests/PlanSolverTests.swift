@@ -266,7 +266,21 @@ extension PlanSolver {
     }
   }
 
-  func checkOperations(seed: UInt64) throws {
+  @Test(arguments: [UInt64(9_939_313_075_966_296_764), 1_698_011_538_068_503_890])
+  func randomReplacementsRegressions(seed: UInt64) throws {
+    try checkOperations(seed: seed, replacing: true)
+  }
+
+  /// Batches that replace a required equality (as a stack's update does when a view is hidden)
+  /// agree with the sparse solver too: the removal and the adds in one batch, the adds given
+  /// together, with optional constraints over what the replaced equality determined.
+  @Test func randomReplacementsMatchTheSparseSolver() async {
+    await propertyCheck(count: propertyCaseCount(50), input: Gen.uint64(in: 0...UInt64.max)) {
+      try checkOperations(seed: $0, replacing: true)
+    }
+  }
+
+  func checkOperations(seed: UInt64, replacing: Bool = false) throws {
     var generator = PlanSystemGenerator(seed: seed)
     let system = generator.system()
     let variables = generator.variableCount
@@ -304,7 +318,42 @@ extension PlanSolver {
       let constraintsBefore = plan.statistics.constraints
       var attempt: (inout any LayoutSolver) throws(SolverError) -> Void
       var onSuccess: () -> Void = {}
-      switch Int.random(in: 0..<10, using: &generator.random) {
+      // A replacement: the equality removed, and the adds (a refusal leaves the removal and the
+      // adds before the refused one done).
+      var replacement: (index: Int, adds: [(ConstraintID, Constraint)])?
+      switch Int.random(in: 0..<(replacing ? 13 : 10), using: &generator.random) {
+      case 10, 11, 12:
+        let equalities = live.indices.filter {
+          live[$0].1.priority.isRequired && live[$0].1.relation == .equal
+        }
+        guard let index = equalities.randomElement(using: &generator.random) else { continue }
+        let (id, removed) = live[index]
+        // The replacement determines one of the removed equality's variables from earlier
+        // ones, holding at the reference; optional constraints may mention it.
+        let subject = removed.expression.terms.map(\.variable).max()!
+        var expression = generator.expression(below: max(Int(subject.id), 1))
+        expression.terms.append(Term(subject, generator.coefficient()))
+        expression.constant = -expression.evaluate { generator.reference[Int($0.id)] }
+        var adds = [(generator.id(), Constraint(expression, .equal))]
+        for _ in 0..<Int.random(in: 0...2, using: &generator.random) {
+          var optional = generator.optionalConstraint()
+          optional.expression.terms.append(Term(subject, generator.coefficient()))
+          adds.append((generator.id(), optional))
+        }
+        adds.shuffle(using: &generator.random)
+        let opens = !inBatch
+        replacement = (index, adds)
+        attempt = { solver throws(SolverError) in
+          if opens { solver.beginBatch() }
+          defer { if opens { solver.endBatch() } }
+          try solver.remove(id)
+          try solver.add(contentsOf: adds)
+        }
+        onSuccess = {
+          unique = false
+          live.remove(at: index)
+          live.append(contentsOf: adds)
+        }
       case 0:
         let (id, constraint) = (generator.id(), generator.optionalConstraint())
         attempt = { solver throws(SolverError) in try solver.add(id, constraint) }
@@ -417,6 +466,16 @@ extension PlanSolver {
         // Inside a batch, deciding a refusal may settle work the batch deferred (removals,
         // optimization), which moves values the batch had left stale; outside one, nothing
         // moves.
+        if let replacement {
+          // Both refused one of the adds after the removal: they go on from there.
+          #expect(
+            replacement.adds.map { plan.contains($0.0) }
+              == replacement.adds.map { sparse.contains($0.0) }, "seed \(seed), step \(step)")
+          live.remove(at: replacement.index)
+          live += replacement.adds.filter { plan.contains($0.0) }
+          unique = false
+          continue
+        }
         if !inBatch {
           #expect(plan.exactState(variables) == before, "seed \(seed), step \(step): \(errorA)")
           #expect(
