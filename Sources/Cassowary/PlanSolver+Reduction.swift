@@ -178,6 +178,26 @@ extension PlanSolver {
     for variable in narrowed.sorted() where bounds.contains(variable) { narrow(variable) }
   }
 
+  /// Gives the reduced constraints back as written if an equality they were written out
+  /// through went since they were last given back (``restorePending``). Before an operation
+  /// that may be refused, inside a batch: a row written out through a removed equality holds
+  /// with it, not without, so deciding against the stale rows could take what the constraints
+  /// as written refuse.
+  ///
+  /// The constraints held were satisfiable with the removed equality, so without it too:
+  /// adding them back is never refused.
+  ///
+  /// - Complexity: O(1) unless pending; then ``restoreReducedConstraints()``.
+  mutating func restoreStaleReducedConstraints() {
+    guard restorePending else { return }
+    restorePending = false
+    do throws(SolverError) {
+      try restoreReducedConstraints()
+    } catch {
+      preconditionFailure("constraints that held as reduced could not be added again: \(error)")
+    }
+  }
+
   /// Sets each reduced constraint's constant to what the equalities it was written out through
   /// make it now, after one of their constants changed: the row as reduced must read, at values
   /// where every equality holds, what the constraint as written reads. (The values hold them:

@@ -75,6 +75,7 @@ public struct PlanSolver: LayoutSolver {
   // MARK: - Constraints
 
   public mutating func add(_ id: ConstraintID, _ constraint: Constraint) throws(SolverError) {
+    if constraint.priority.isRequired { restoreStaleReducedConstraints() }
     try refusingAsWritten { solver throws(SolverError) in try solver.addConstraint(id, constraint) }
   }
 
@@ -118,6 +119,9 @@ public struct PlanSolver: LayoutSolver {
   }
 
   public mutating func add(_ batch: ConstraintBatch, leading: [Int]) throws(SolverError) {
+    if restorePending && batch.entries.contains(where: \.priority.isRequired) {
+      restoreStaleReducedConstraints()
+    }
     do throws(SolverError) {
       try addBatch(batch, leading: leading)
     } catch {
@@ -203,6 +207,9 @@ public struct PlanSolver: LayoutSolver {
   }
 
   public mutating func setConstant(_ id: ConstraintID, _ constant: Double) throws(SolverError) {
+    if restorePending && constraint(id)?.priority.isRequired == true {
+      restoreStaleReducedConstraints()
+    }
     try refusingAsWritten { solver throws(SolverError) in
       try solver.changeConstant(id, constant)
     }
@@ -338,6 +345,7 @@ public struct PlanSolver: LayoutSolver {
   }
 
   public mutating func setPriority(_ id: ConstraintID, _ priority: Priority) throws(SolverError) {
+    if priority.isRequired { restoreStaleReducedConstraints() }
     try refusingAsWritten { solver throws(SolverError) in
       try solver.changePriority(id, priority)
     }
@@ -571,14 +579,7 @@ public struct PlanSolver: LayoutSolver {
   ///
   /// - Complexity: O(changed variables + blocks evaluated again).
   mutating func synchronize() {
-    if restorePending {
-      restorePending = false
-      do throws(SolverError) {
-        try restoreReducedConstraints()
-      } catch {
-        preconditionFailure("constraints that held as reduced could not be added again: \(error)")
-      }
-    }
+    restoreStaleReducedConstraints()
     settleRemovals()
     bringValuesUpToDate()
     if offsetsStale {
