@@ -139,7 +139,9 @@ extension PlanSolver {
       variableCount: variableCount)
     // Required bounds that leave a variable no value: refused as the sparse solver refuses,
     // one by one, from the constraints as written.
-    if !Self.requiredBoundsHold(batch, isBound: isBound, reduction: reduction) {
+    if !Self.requiredBoundsHold(
+      batch, isBound: isBound, reduction: reduction, reducedOf: reducedOf)
+    {
       try addToTableau(batch, leading: leading)
       return true
     }
@@ -325,30 +327,27 @@ extension PlanSolver {
   }
 
   /// Whether the required bounds among `batch`'s entries (`isBound`, as written or as
-  /// `reduction` wrote them) leave each variable a value.
+  /// `reduction` wrote them, where `reducedOf` says) leave each variable a value.
   ///
   /// - Complexity: O(entries).
   static func requiredBoundsHold(
-    _ batch: ConstraintBatch, isBound: [Bool], reduction: Reduction
+    _ batch: ConstraintBatch, isBound: [Bool], reduction: Reduction, reducedOf: [Int32]
   ) -> Bool {
     var interval: [Int32: (low: Double, high: Double)] = [:]
-    func add(_ term: Term, _ constant: Double, _ relation: Relation) {
+    for (index, entry) in batch.entries.enumerated()
+    where isBound[index] && entry.priority.isRequired {
+      // Its one term and constant as reduced, or as written.
+      let (term, constant) =
+        reducedOf[index] >= 0
+        ? (
+          reduction.terms[Int(reduction.entries[Int(reducedOf[index])].termStart)],
+          reduction.entries[Int(reducedOf[index])].constant
+        )
+        : (batch.terms[Int(entry.termStart)], entry.constant)
       var (low, high) = interval[term.variable.id] ?? (-.infinity, .infinity)
       VariableBounds.narrow(
-        &low, &high, coefficient: term.coefficient, constant: constant, relation: relation)
+        &low, &high, coefficient: term.coefficient, constant: constant, relation: entry.relation)
       interval[term.variable.id] = (low, high)
-    }
-    var isReduced = [Bool](repeating: false, count: batch.count)
-    for written in reduction.entries {
-      let index = Int(written.index)
-      isReduced[index] = true
-      let entry = batch.entries[index]
-      guard isBound[index] && entry.priority.isRequired else { continue }
-      add(reduction.terms[Int(written.termStart)], written.constant, entry.relation)
-    }
-    for (index, entry) in batch.entries.enumerated()
-    where isBound[index] && entry.priority.isRequired && !isReduced[index] {
-      add(batch.terms[Int(entry.termStart)], entry.constant, entry.relation)
     }
     return interval.values.allSatisfy { VariableBounds.isFeasible($0.low, $0.high) }
   }

@@ -190,6 +190,38 @@ extension PlanSolver {
     for variable in narrowed.sorted() where bounds.contains(variable) { narrow(variable) }
   }
 
+  /// Gives the reduced constraints back as written if an equality they were written out
+  /// through went since they were last given back (``restorePending``). Before an operation
+  /// that may be refused, inside a batch: a row written out through a removed equality holds
+  /// with it, not without, so deciding against the stale rows could take what the constraints
+  /// as written refuse.
+  ///
+  /// The constraints held were satisfiable with the removed equality, so without it too:
+  /// adding them back is never refused.
+  ///
+  /// - Complexity: O(1) unless pending; then ``restoreReducedConstraints()``.
+  mutating func restoreStaleReducedConstraints() {
+    // The definitions downstream of a block that lost an equality go first.
+    if !suspectBlocks.isEmpty {
+      forgetDefinitions(from: suspectBlocks)
+      suspectBlocks.removeAll()
+    }
+    defer { unchangedSeeds.removeAll() }
+    guard restorePending else { return }
+    restorePending = false
+    var seeds: [Int32] = []
+    swap(&seeds, &restoreSeeds)
+    if !unchangedSeeds.isEmpty {
+      let unchanged = Set(unchangedSeeds)
+      seeds.removeAll { unchanged.contains($0) }
+    }
+    do throws(SolverError) {
+      try restoreReducedConstraints(reaching: seeds, reducingAgain: true)
+    } catch {
+      preconditionFailure("constraints that held as reduced could not be added again: \(error)")
+    }
+  }
+
   /// Sets each reduced constraint's constant to what the equalities it was written out through
   /// make it now, after one of their constants changed: the row as reduced must read, at values
   /// where every equality holds, what the constraint as written reads. (The values hold them:

@@ -91,6 +91,7 @@ public struct PlanSolver: LayoutSolver {
   // MARK: - Constraints
 
   public mutating func add(_ id: ConstraintID, _ constraint: Constraint) throws(SolverError) {
+    if constraint.priority.isRequired { restoreStaleReducedConstraints() }
     try refusingAsWritten { solver throws(SolverError) in try solver.addConstraint(id, constraint) }
   }
 
@@ -162,6 +163,9 @@ public struct PlanSolver: LayoutSolver {
       if try buildPlanned(batch, leading: leading) { return }
     }
     if addPlanned(batch) { return }
+    if restorePending && batch.entries.contains(where: \.priority.isRequired) {
+      restoreStaleReducedConstraints()
+    }
     try addToTableau(batch, leading: leading)
   }
 
@@ -233,6 +237,9 @@ public struct PlanSolver: LayoutSolver {
   }
 
   public mutating func setConstant(_ id: ConstraintID, _ constant: Double) throws(SolverError) {
+    if restorePending && constraint(id)?.priority.isRequired == true {
+      restoreStaleReducedConstraints()
+    }
     try refusingAsWritten { solver throws(SolverError) in
       try solver.changeConstant(id, constant)
     }
@@ -368,6 +375,7 @@ public struct PlanSolver: LayoutSolver {
   }
 
   public mutating func setPriority(_ id: ConstraintID, _ priority: Priority) throws(SolverError) {
+    if priority.isRequired { restoreStaleReducedConstraints() }
     try refusingAsWritten { solver throws(SolverError) in
       try solver.changePriority(id, priority)
     }
@@ -602,28 +610,10 @@ public struct PlanSolver: LayoutSolver {
   ///
   /// - Complexity: O(changed variables + blocks evaluated again).
   mutating func synchronize() {
-    // The definitions downstream of a block that lost an equality go first; the reduced
-    // constraints written out through what changed are given back before the blocks waiting are
-    // settled, as a build's rows are (one written out through a block waiting goes as written).
-    if !suspectBlocks.isEmpty {
-      forgetDefinitions(from: suspectBlocks)
-      suspectBlocks.removeAll()
-    }
-    if restorePending {
-      restorePending = false
-      var seeds: [Int32] = []
-      swap(&seeds, &restoreSeeds)
-      if !unchangedSeeds.isEmpty {
-        let unchanged = Set(unchangedSeeds)
-        seeds.removeAll { unchanged.contains($0) }
-      }
-      do throws(SolverError) {
-        try restoreReducedConstraints(reaching: seeds, reducingAgain: true)
-      } catch {
-        preconditionFailure("constraints that held as reduced could not be added again: \(error)")
-      }
-    }
-    unchangedSeeds.removeAll()
+    // The reduced constraints written out through what changed are given back before the
+    // blocks waiting are settled, as a build's rows are (one written out through a block
+    // waiting goes as written).
+    restoreStaleReducedConstraints()
     settleRemovals()
     bringValuesUpToDate()
     if offsetsStale {

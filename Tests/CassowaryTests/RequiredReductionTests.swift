@@ -195,4 +195,51 @@ import Testing
     try sparse.suggestValue(root, 320)
     expectSame(plan, sparse, "after a resize")
   }
+
+  /// A removal in a batch leaves the rows reduced through the removed equality stale until the
+  /// batch ends: a required constraint added after it in the same batch is decided against the
+  /// constraints as written, not against the stale rows, and refused as the sparse solver
+  /// refuses it.
+  @Test func aRequiredAddAfterARemovalInTheSameBatchIsDecidedAsWritten() throws {
+    let root = EqualSpaces.variable(.root)
+    var row = EqualSpaces(
+      rootWidth: Constraint(LinearExpression([Term(root)], constant: -375), .equal))
+    row.constraints.append(
+      (
+        ConstraintID(19),
+        Constraint(
+          LinearExpression([Term(EqualSpaces.variable(.shortW))]), .greaterThanOrEqual)
+      ))
+    var plan = PlanSolver()
+    var sparse = SparseSolver()
+    try plan.add(contentsOf: row.constraints)
+    try sparse.add(contentsOf: row.constraints)
+    #expect(plan.boundedVariableCount == 1, "the inequalities are bounds on the buttons' width")
+
+    // The root's width is replaced by one too narrow for buttons of width 0 (its margins are
+    // 32 points, the spaces' gap 8): the bounds reduced through the old width would take it.
+    let narrow = Constraint(LinearExpression([Term(root)], constant: -10), .equal)
+    for solver in [plan as any LayoutSolver, sparse] {
+      var solver = solver
+      solver.beginBatch()
+      try solver.remove(EqualSpaces.rootWidth)
+      #expect(throws: SolverError.self) { try solver.add(ConstraintID(20), narrow) }
+      solver.endBatch()
+      if let solved = solver as? PlanSolver {
+        plan = solved
+      } else {
+        sparse = solver as! SparseSolver
+      }
+    }
+    #expect(!plan.contains(ConstraintID(20)) && !plan.contains(EqualSpaces.rootWidth))
+    expectSame(plan, sparse, "after the refused replacement")
+
+    // One that leaves room is taken, in a batch too.
+    let wider = Constraint(LinearExpression([Term(root)], constant: -200), .equal)
+    plan.beginBatch()
+    try plan.add(ConstraintID(21), wider)
+    plan.endBatch()
+    try sparse.add(ConstraintID(21), wider)
+    expectSame(plan, sparse, "after the replacement")
+  }
 }
