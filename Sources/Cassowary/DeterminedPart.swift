@@ -43,6 +43,11 @@ struct DeterminedPart {
   /// only blocks of lower rank. Empty while every block is the build's, in plan order (its rank
   /// is its index).
   var ranks: [Double] = []
+  /// The blocks appended after the build, in rank order (the build's blocks, below
+  /// ``buildBlockCount``, keep their indices as ranks): a sweep merges the two orders.
+  var lateOrder: [Int32] = []
+  /// How many blocks the build planned: blocks from here on were appended.
+  var buildBlockCount = 0
   /// How many steps belong to blocks appended after the build.
   private(set) var appendedSteps = 0
   /// How many steps are active.
@@ -265,6 +270,18 @@ struct DeterminedPart {
   /// Whether blocks evaluate in index order (no block was appended after the build).
   var ranksAreIndices: Bool { ranks.isEmpty }
 
+  /// The position in ``lateOrder`` of the first appended block of rank `rank` or above.
+  ///
+  /// - Complexity: O(log appended blocks).
+  func firstLatePosition(atOrAbove rank: Double) -> Int {
+    var (low, high) = (0, lateOrder.count)
+    while low < high {
+      let middle = (low + high) / 2
+      if ranks[Int(lateOrder[middle])] < rank { low = middle + 1 } else { high = middle }
+    }
+    return low
+  }
+
   /// Calls `body` with each active block that reads `variable` through a term outside it (a
   /// block may come more than once).
   ///
@@ -309,6 +326,7 @@ struct DeterminedPart {
   ) -> Int32 {
     if ranks.isEmpty {
       ranks = (0..<plan.blockCount).map(Double.init)
+      buildBlockCount = plan.blockCount
     }
     let newBlock = Int32(plan.blockCount)
     let steps = source.steps(ofBlock: block)
@@ -369,6 +387,7 @@ struct DeterminedPart {
     plan.blockStarts.append(Int32(plan.subjects.count))
     isActive.append(true)
     ranks.append(rank)
+    lateOrder.insert(newBlock, at: firstLatePosition(atOrAbove: rank))
     return newBlock
   }
 
@@ -455,6 +474,7 @@ struct DeterminedPart {
       + termStarts.capacity * 4 + terms.capacity * MemoryLayout<Term>.stride
       + readerStarts.capacity * 4 + readers.capacity * 4 + lateReaderHead.capacity * 4
       + lateReaderBlock.capacity * 4 + lateReaderNext.capacity * 4 + ranks.capacity * 8
+      + lateOrder.capacity * 4
   }
 }
 

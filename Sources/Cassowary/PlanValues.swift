@@ -65,9 +65,9 @@ struct PlanValues {
     if Int(block) >= isQueued.count { reserve(variables: 0, blocks: Int(block) + 1) }
     guard !isQueued[Int(block)] else { return }
     isQueued[Int(block)] = true
-    if sweepEnd >= 0 && block > sweepAt {
-      // A sweep in progress passes every block after the one it is at.
-      sweepEnd = max(sweepEnd, block)
+    if isSweeping && rank > sweepAt {
+      // A sweep in progress passes every block of a higher rank than the one it is at.
+      sweepEnd = max(sweepEnd, rank)
       return
     }
     queue.append((rank, block))
@@ -135,11 +135,7 @@ struct PlanValues {
       while let block = dequeue() {
         guard part.isActive[Int(block)] else { continue }
         evaluate(Int(block), part.plan, part, scratch, queueingReaders: true)
-        // A sweep passes blocks in index order, which is evaluation order only while no block
-        // was appended after the build.
-        if queue.count >= Self.sweepThreshold && part.ranksAreIndices {
-          sweep(part, scratch)
-        }
+        if queue.count >= Self.sweepThreshold { sweep(part, scratch) }
       }
     }
   }
@@ -149,31 +145,54 @@ struct PlanValues {
   /// order over the queued marks costs less than a heap operation a block.
   static var sweepThreshold: Int { 256 }
 
-  /// Where a sweep in progress ends (the last queued block it knows of), or -1 outside one,
-  /// and the block it is at.
-  var sweepEnd: Int32 = -1
-  var sweepAt: Int32 = -1
+  /// Whether a sweep is in progress, the rank of the last queued block it knows of, and the
+  /// rank of the block it is at.
+  var isSweeping = false
+  var sweepEnd = 0.0
+  var sweepAt = 0.0
 
-  /// Evaluates every queued block in plan order, from the first, passing over the others: the
-  /// blocks they queue come later, and the sweep goes on to them.
+  /// Evaluates every queued block in rank order, from the lowest, passing over the others: the
+  /// blocks they queue have higher ranks, and the sweep goes on to them. The build's blocks are
+  /// passed in index order (their ranks), merged with the appended ones in
+  /// ``DeterminedPart/lateOrder``.
+  ///
+  /// - Complexity: O(blocks between the lowest and highest rank queued).
   private mutating func sweep(
     _ part: DeterminedPart, _ scratch: UnsafeMutableBufferPointer<Double>
   ) {
-    var block = queue.min { $0.block < $1.block }!.block
-    sweepEnd = queue.max { $0.block < $1.block }!.block
+    let start = queue.min { $0.rank < $1.rank }!.rank
+    sweepEnd = queue.max { $0.rank < $1.rank }!.rank
     queue.removeAll(keepingCapacity: true)
-    while block <= sweepEnd {
-      sweepAt = block
-      if isQueued[Int(block)] {
-        isQueued[Int(block)] = false
-        if part.isActive[Int(block)] {
-          evaluate(Int(block), part.plan, part, scratch, queueingReaders: true)
-        }
+    isSweeping = true
+    defer { isSweeping = false }
+    // The build's blocks (all of them while no block was appended) and the appended ones.
+    let buildCount = part.ranksAreIndices ? part.plan.blockCount : part.buildBlockCount
+    var built = max(Int(start.rounded(.up)), 0)
+    var late = part.ranksAreIndices ? 0 : part.firstLatePosition(atOrAbove: start)
+    while true {
+      let block: Int32
+      let rank: Double
+      if late < part.lateOrder.count
+        && (built >= buildCount || part.ranks[Int(part.lateOrder[late])] < Double(built))
+      {
+        block = part.lateOrder[late]
+        rank = part.ranks[Int(block)]
+        late += 1
+      } else if built < buildCount {
+        block = Int32(built)
+        rank = Double(built)
+        built += 1
+      } else {
+        break
       }
-      block += 1
+      guard rank <= sweepEnd else { break }
+      sweepAt = rank
+      guard isQueued[Int(block)] else { continue }
+      isQueued[Int(block)] = false
+      if part.isActive[Int(block)] {
+        evaluate(Int(block), part.plan, part, scratch, queueingReaders: true)
+      }
     }
-    sweepEnd = -1
-    sweepAt = -1
   }
 
   /// Evaluates one block and records its variables' new values.

@@ -354,17 +354,47 @@ extension PlanSolver {
     try sparse.add(contentsOf: constraints)
     var reported: [Int32: Double] = [:]
     plan.forEachChangedValue { reported[$0.id] = $1 }
-    for root in [-250.0, 7, 1e4] {
-      try plan.setConstant(ConstraintID(0), -root)
-      try sparse.setConstant(ConstraintID(0), -root)
-      plan.forEachChangedValue { reported[$0.id] = $1 }
-      for variable in variables {
-        let value = plan.value(of: variable)
-        #expect(abs(value - sparse.value(of: variable)) <= 1e-9 * max(1, abs(value)))
-        #expect(reported[variable.id] == value, "\(names.name(of: variable))")
+    func moveRoot(to roots: [Double]) throws {
+      for root in roots {
+        try plan.setConstant(ConstraintID(0), -root)
+        try sparse.setConstant(ConstraintID(0), -root)
+        plan.forEachChangedValue { reported[$0.id] = $1 }
+        for variable in variables {
+          let value = plan.value(of: variable)
+          #expect(abs(value - sparse.value(of: variable)) <= 1e-9 * max(1, abs(value)))
+          #expect(reported[variable.id] == value, "\(names.name(of: variable))")
+        }
+        #expect(plan.invariantViolations().isEmpty)
       }
-      #expect(plan.invariantViolations().isEmpty)
     }
+    try moveRoot(to: [-250.0, 7, 1e4])
+    #expect(plan.statistics.rows == 0)
+
+    // Every tenth column's a and b replaced, one batch a column: planned again after the build,
+    // their blocks are appended at ranks between the root and the pair that reads b, and a
+    // sweep passes them in rank order among the build's blocks.
+    for column in stride(from: 0, to: 1000, by: 10) {
+      let (a, b) = (variables[1 + 4 * column], variables[2 + 4 * column])
+      let replacement = [
+        (ConstraintID(10_000 + 2 * column), a == root + LinearExpression(constant: Double(column))),
+        (ConstraintID(10_001 + 2 * column), b == a * 3 - LinearExpression(constant: 1)),
+      ]
+      for solver in [plan as any LayoutSolver, sparse] {
+        var solver = solver
+        solver.beginBatch()
+        try solver.remove(ConstraintID(1 + 4 * column))
+        try solver.remove(ConstraintID(2 + 4 * column))
+        try solver.add(contentsOf: replacement)
+        solver.endBatch()
+        if let solved = solver as? PlanSolver {
+          plan = solved
+        } else {
+          sparse = solver as! SparseSolver
+        }
+      }
+    }
+    #expect(plan.statistics.rows == 0)
+    try moveRoot(to: [3, -40])
     #expect(plan.statistics.rows == 0)
   }
 
