@@ -91,8 +91,9 @@ extension PlanSolver {
   ///
   /// - Complexity: O(terms planned + readers of their variables).
   mutating func replan(_ batch: ConstraintBatch) -> BatchPlan? {
-    let replaced = Array(Set(determined.pendingBlocks.filter { determined.isActive[Int($0)] }))
-      .sorted()
+    var replaced = determined.pendingBlocks.filter { determined.isActive[Int($0)] }
+    replaced.sort()
+    replaced.removeDuplicatesInSortedOrder()
     var marks = scratchMarks
     scratchMarks = ScratchMarks()
     defer {
@@ -176,9 +177,10 @@ extension PlanSolver {
       starts.append(Int32(variables.count))
       writtenStarts.append(Int32(writtenTerms.count))
     }
+    var written: [Term] = []
     for block in replaced {
       for k in determined.plan.steps(ofBlock: Int(block)) where !determined.isRemoved[k] {
-        var written: [Term] = []
+        written.removeAll(keepingCapacity: true)
         determined.appendWrittenTerms(ofStep: k, to: &written)
         append(written)
         constants.append(determined.plan.constants[k])
@@ -276,9 +278,11 @@ extension PlanSolver {
         if blockOfLocal[Int(marks.local(of: v)!)] < 0 { freed.append(v) }
       }
     }
+    reheld.sort()
+    reheld.removeDuplicatesInSortedOrder()
     return BatchPlan(
       plan: plan, globalOf: globalOf, replaced: replaced, ids: ids, sources: sources,
-      writtenStarts: writtenStarts, written: writtenTerms, reheld: Array(Set(reheld)).sorted(),
+      writtenStarts: writtenStarts, written: writtenTerms, reheld: reheld,
       ranks: ranks, freed: freed, isPlannedEntry: isPlannedEntry)
   }
 
@@ -291,7 +295,8 @@ extension PlanSolver {
     // The definitions written out through the replaced blocks, by the variable they determined:
     // where a new block gives a variable the same one, nothing downstream of it changed but its
     // values (a stack's views moved along when one of them was hidden).
-    var before: [(variable: Int32, terms: [Term]?)] = []
+    // (Their terms stay where they are: definitions are only added until the next forgetting.)
+    var before: [(variable: Int32, terms: Range<Int>?)] = []
     for block in plan.replaced {
       for k in determined.plan.steps(ofBlock: Int(block)) {
         before.append((determined.plan.subjects[k], definitions.terms(ofStep: k)))
@@ -300,9 +305,12 @@ extension PlanSolver {
     suspectBlocks.removeAll { plan.replaced.contains($0) }
     for block in plan.replaced { determined.deactivate(Int(block)) }
     determined.clearPendingBlocks()
-    var labelOf: [ConstraintID: String] = [:]
-    for (id, label) in batch.labels { labelOf[id] = label }
     let stepIDs = plan.plan.order.map { plan.ids[Int($0)] }
+    // A few labels are searched; more are looked up.
+    var labelOf: [ConstraintID: String] = [:]
+    if batch.labels.count > 16 {
+      for (id, label) in batch.labels { labelOf[id] = label }
+    }
     for block in 0..<plan.plan.blockCount {
       let newBlock = determined.appendBlock(
         block, of: plan.plan, globalOf: plan.globalOf, rank: plan.ranks[block], stepIDs: stepIDs
@@ -322,7 +330,10 @@ extension PlanSolver {
         setPlace(id, .step(k))
         let e = Int(plan.plan.order[plan.plan.steps(ofBlock: block).lowerBound + offset])
         // A batch's equality takes its label; a step planned again keeps its own.
-        if plan.sources[e] < 0 { determined.labels[id] = labelOf[id] }
+        if plan.sources[e] < 0 && !batch.labels.isEmpty {
+          determined.labels[id] =
+            labelOf.isEmpty ? batch.labels.first { $0.0 == id }?.1 : labelOf[id]
+        }
       }
       state.reserve(variables: determined.plan.variableCount, blocks: determined.plan.blockCount)
       state.enqueue(newBlock, of: determined)
@@ -520,12 +531,14 @@ extension PlanSolver {
   }
 
   /// Finds step `k`'s definition's terms, over the variables no block determines, once: kept in
-  /// ``definitions`` until a block upstream changes (``forgetDefinitions(from:)``). False when it
-  /// has more than ``DeterminedDefinitions/cap`` terms (kept so), runs through a block waiting to
-  /// be settled, or is too deep to follow.
+  /// ``definitions`` until a block upstream changes (``forgetDefinitions(from:)``). A block of
+  /// several equalities is written out whole, every step from one set of solves. False when
+  /// the definition has more than ``DeterminedDefinitions/cap`` terms (kept so), runs through a
+  /// block waiting to be settled, or is too deep to follow.
   ///
   /// - Complexity: O(terms of the blocks not yet written out × ``DeterminedDefinitions/cap``),
-  ///   plus O(*r* · *k*²) for a block of *k* equalities that reads *r* variables.
+  ///   plus O(*r* · *k*²) for a block of *k* equalities that reads *r* variables; allocates
+  ///   nothing once the room kept between calls has grown.
   mutating func definition(ofStep k: Int, depth: Int = 0) -> Bool {
     definitions.grow(to: determined.plan.determinedCount)
     switch definitions.starts[k] {
@@ -534,71 +547,107 @@ extension PlanSolver {
     default: return true
     }
     guard depth < 256 else { return false }
-    let plan = determined.plan
     let block = Int(determined.blockOfStep[k])
-    let steps = plan.steps(ofBlock: block)
+    let steps = determined.plan.steps(ofBlock: block)
     guard !steps.contains(where: { determined.isRemoved[$0] }) else { return false }
-    // What the step's variable is, as a combination of the variables its block reads: its own
-    // terms for a block of one; solved for, each read variable at 1 and the rest at 0, for a
-    // larger block.
-    var inputs: [(Int32, Double)] = []
+    // The definitions of what the block reads first (they may be written out now): each is
+    // needed where the block's variables depend on it.
+    for step in steps {
+      var index = Int(determined.plan.otherStarts[step])
+      while index < Int(determined.plan.otherStarts[step + 1]) {
+        if let input = determined.step(determining: determined.plan.otherVariables[index]) {
+          _ = definition(ofStep: input, depth: depth + 1)
+        }
+        index += 1
+      }
+    }
+    // The inputs of a step, in room kept between calls (the walk above is done with it).
+    var inputs = definitionInputs
+    definitionInputs = []
+    defer {
+      inputs.removeAll(keepingCapacity: true)
+      definitionInputs = inputs
+    }
     if steps.count == 1 {
-      let scale = -1 / plan.pivots[k]
-      for index in Int(plan.otherStarts[k])..<Int(plan.otherStarts[k + 1]) {
-        inputs.append((plan.otherVariables[index], plan.otherCoefficients[index] * scale))
+      // Its own terms, each written out.
+      let scale = -1 / determined.plan.pivots[k]
+      for index in Int(determined.plan.otherStarts[k])..<Int(determined.plan.otherStarts[k + 1]) {
+        inputs.append(
+          (determined.plan.otherVariables[index], determined.plan.otherCoefficients[index] * scale))
       }
-    } else {
-      var read: [Int32] = []
-      for step in steps {
-        for index in Int(plan.otherStarts[step])..<Int(plan.otherStarts[step + 1])
-        where !read.contains(plan.otherVariables[index]) {
-          read.append(plan.otherVariables[index])
+      return storeDefinition(ofStep: k, block: block, inputs: inputs)
+    }
+    // Solved for, each read variable at 1 and the rest at 0: every step's column at once.
+    var probe = definitionProbe
+    definitionProbe = DeterminedDefinitions.BlockProbe()
+    defer { definitionProbe = probe }
+    let plan = determined.plan
+    probe.inputs.removeAll(keepingCapacity: true)
+    for step in steps {
+      for index in Int(plan.otherStarts[step])..<Int(plan.otherStarts[step + 1])
+      where !probe.inputs.contains(plan.otherVariables[index]) {
+        probe.inputs.append(plan.otherVariables[index])
+      }
+    }
+    guard probe.inputs.count <= 4 * DeterminedDefinitions.cap else {
+      definitions.markNotWritten(steps)
+      return false
+    }
+    state.reserve(variables: plan.variableCount, blocks: 0)
+    let size = steps.count
+    if probe.solution.count < size {
+      probe.solution = [Double](repeating: 0, count: size)
+    }
+    // Column 0 the solution with every input at 0; column 1 + i the change input i makes.
+    let width = probe.inputs.count + 1
+    probe.columns.removeAll(keepingCapacity: true)
+    probe.columns.append(contentsOf: repeatElement(0, count: size * width))
+    probe.values.removeAll(keepingCapacity: true)
+    for v in probe.inputs {
+      probe.values.append(state.values[Int(v)])
+      state.values[Int(v)] = 0
+    }
+    func solve(into probe: inout DeterminedDefinitions.BlockProbe, column: Int) {
+      state.values.withUnsafeMutableBufferPointer { values in
+        probe.solution.withUnsafeMutableBufferPointer { solution in
+          plan.solveBlock(block, values, solution)
         }
       }
-      guard read.count <= 4 * DeterminedDefinitions.cap else {
-        definitions.markNotWritten(steps)
-        return false
+      for row in 0..<size {
+        probe.columns[row * width + column] =
+          column == 0 ? probe.solution[row] : probe.solution[row] - probe.columns[row * width]
       }
-      let row = k - steps.lowerBound
-      state.reserve(variables: plan.variableCount, blocks: 0)
-      let saved = read.map { state.values[Int($0)] }
-      for v in read { state.values[Int(v)] = 0 }
-      var solution = [Double](repeating: 0, count: steps.count)
-      func solve() -> Double {
-        state.values.withUnsafeMutableBufferPointer { values in
-          solution.withUnsafeMutableBufferPointer { solution in
-            plan.solveBlock(block, values, solution)
-          }
-        }
-        return solution[row]
-      }
-      let base = solve()
-      var columns: [Double] = []
+    }
+    solve(into: &probe, column: 0)
+    for i in probe.inputs.indices {
+      state.values[Int(probe.inputs[i])] = 1
+      solve(into: &probe, column: 1 + i)
+      state.values[Int(probe.inputs[i])] = 0
+    }
+    for (v, value) in zip(probe.inputs, probe.values) { state.values[Int(v)] = value }
+    var written = false
+    for (row, step) in steps.enumerated() {
       var scale = 1.0
-      for v in read {
-        state.values[Int(v)] = 1
-        let column = solve() - base
-        state.values[Int(v)] = 0
-        columns.append(column)
-        scale = max(scale, abs(column))
-      }
-      for (v, value) in zip(read, saved) { state.values[Int(v)] = value }
+      for i in probe.inputs.indices { scale = max(scale, abs(probe.columns[row * width + 1 + i])) }
       // What solving leaves of an input the variable does not depend on is dropped.
-      for (v, column) in zip(read, columns) where abs(column) > 1e-12 * scale {
-        inputs.append((v, column))
+      inputs.removeAll(keepingCapacity: true)
+      for i in probe.inputs.indices {
+        let coefficient = probe.columns[row * width + 1 + i]
+        if abs(coefficient) > 1e-12 * scale { inputs.append((probe.inputs[i], coefficient)) }
       }
+      let stored = storeDefinition(ofStep: step, block: block, inputs: inputs)
+      if step == k { written = stored }
     }
-    // The inputs' definitions first (they may be written out now), then the sum, in room kept
-    // between calls.
-    for (v, _) in inputs {
-      guard let step = determined.step(determining: v) else { continue }
-      guard definition(ofStep: step, depth: depth + 1) else {
-        if definitions.starts[step] == DefinitionCache.notWritten {
-          definitions.starts[k] = DefinitionCache.notWritten
-        }
-        return false
-      }
-    }
+    return written
+  }
+
+  /// Writes out step `k` (of block `block`) as the sum of `inputs` (each a variable and its
+  /// coefficient) with each determined one written out in turn, and stores it. False, with the
+  /// step marked when an input's is not written out or the sum is too long, or left unknown
+  /// when an input's definition is not known.
+  mutating func storeDefinition(
+    ofStep k: Int, block: Int, inputs: [(Int32, Double)]
+  ) -> Bool {
     var sum = definitionSum
     definitionSum = DeterminedDefinitions.Sum()
     defer {
@@ -612,8 +661,18 @@ extension PlanSolver {
         continue
       }
       let start = Int(definitions.starts[step])
+      guard start >= 0 else {
+        if start == DefinitionCache.notWritten {
+          definitions.starts[k] = DefinitionCache.notWritten
+        }
+        return false
+      }
       for index in start..<start + Int(definitions.counts[step]) {
         sum.add(definitions.variables[index], a * definitions.coefficients[index])
+      }
+      guard sum.variables.count <= 4 * DeterminedDefinitions.cap else {
+        definitions.starts[k] = DefinitionCache.notWritten
+        return false
       }
     }
     guard sum.variables.count <= DeterminedDefinitions.cap else {
@@ -850,22 +909,21 @@ struct DefinitionCache {
     coefficients.append(contentsOf: sum.coefficients)
   }
 
-  /// Step `k`'s definition's terms, if it is known and written out.
-  func terms(ofStep k: Int) -> [Term]? {
+  /// Where step `k`'s definition's terms are held, if it is known and written out.
+  func terms(ofStep k: Int) -> Range<Int>? {
     guard k < starts.count, starts[k] >= 0 else { return nil }
     let start = Int(starts[k])
-    return (start..<start + Int(counts[k])).map {
-      Term(Variable(id: variables[$0]), coefficients[$0])
-    }
+    return start..<start + Int(counts[k])
   }
 
-  /// Whether step `k`'s definition (known) has the terms `terms`, in any order.
-  func sameTerms(ofStep k: Int, as terms: [Term]) -> Bool {
+  /// Whether step `k`'s definition (known) has the terms at `terms` (a range
+  /// ``terms(ofStep:)`` gave, held until the definitions are next forgotten), in any order.
+  func sameTerms(ofStep k: Int, as terms: Range<Int>) -> Bool {
     let start = Int(starts[k])
     guard Int(counts[k]) == terms.count else { return false }
-    return terms.allSatisfy { term in
+    return terms.allSatisfy { old in
       (start..<start + Int(counts[k])).contains {
-        variables[$0] == term.variable.id && coefficients[$0] == term.coefficient
+        variables[$0] == variables[old] && coefficients[$0] == coefficients[old]
       }
     }
   }
@@ -1025,5 +1083,20 @@ extension PlanSolver {
       }
     }
     reduced = packed
+  }
+}
+
+extension Array where Element: Equatable {
+  /// Drops each element equal to the one before it: a sorted array keeps one of each.
+  ///
+  /// - Complexity: O(*n*), in place.
+  mutating func removeDuplicatesInSortedOrder() {
+    guard count > 1 else { return }
+    var kept = 1
+    for index in 1..<count where self[index] != self[kept - 1] {
+      self[kept] = self[index]
+      kept += 1
+    }
+    removeLast(count - kept)
   }
 }

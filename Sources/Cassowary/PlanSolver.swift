@@ -66,8 +66,11 @@ public struct PlanSolver: LayoutSolver {
   var definitions = DefinitionCache()
   /// Marks and numbers by variable and block, for the walks of later batches, kept for their room.
   var scratchMarks = ScratchMarks()
-  /// The sum a definition is written out in, kept for its room.
+  /// The sum a definition is written out in, and the room a block is solved in for its
+  /// definitions, kept between calls.
   var definitionSum = DeterminedDefinitions.Sum()
+  var definitionProbe = DeterminedDefinitions.BlockProbe()
+  var definitionInputs: [(Int32, Double)] = []
   /// The determined step or reduced constraint of each constraint that is one, by id.
   var places: [ConstraintPlace] = []
   /// The depth of nested batches.
@@ -532,6 +535,7 @@ public struct PlanSolver: LayoutSolver {
       + reportedChanges.capacity * MemoryLayout<(Int32, Double)>.stride
       + reducedConstantUpdates.capacity * MemoryLayout<(row: Int, constant: Double)>.stride
       + definitions.bytes + restoreSeeds.capacity * 4 + scratchMarks.bytes
+      + definitionProbe.bytes + definitionInputs.capacity * 16
     return figures
   }
 
