@@ -127,13 +127,14 @@ struct PlanValues {
     guard !queue.isEmpty else { return }
     withUnsafeTemporaryAllocation(of: Double.self, capacity: max(part.plan.largestBlock, 1)) {
       scratch in
-      while let block = dequeue() {
-        guard part.isActive[Int(block)] else { continue }
-        evaluate(Int(block), part.plan, part, scratch, queueingReaders: true)
+      while !queue.isEmpty {
+        // Checked before each block, inactive ones too: a teardown queues thousands of them.
         if queue.count >= Self.sweepThreshold {
           sweep(part, scratch)
           return
         }
+        guard let block = dequeue(), part.isActive[Int(block)] else { continue }
+        evaluate(Int(block), part.plan, part, scratch, queueingReaders: true)
       }
     }
   }
