@@ -43,8 +43,7 @@ public struct StressRunner {
   /// constraints' descriptions. The first message a process formats instantiates runtime
   /// metadata (a 16 KiB pool, for the witness tables formatting an address needs), which the
   /// short soak above meets only if its own operations conflict; a run would otherwise meet it
-  /// at its first conflict, after its first memory sample (a stack grid of 1,000 views, seed 7,
-  /// at operation 289: +0.9 % of what the scene holds).
+  /// at its first conflict, after its first memory sample.
   private func warmUpDiagnostics() {
     let root = View(frame: Rect(x: 0, y: 0, width: 100, height: 100))
     root.preferredSolver = configuration.solver
