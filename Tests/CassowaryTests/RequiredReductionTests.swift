@@ -50,6 +50,18 @@ import Testing
 
     static var variables: [Variable] { Name.allCases.map { Variable(id: Int32($0.rawValue)) } }
     static func variable(_ name: Name) -> Variable { Variable(id: Int32(name.rawValue)) }
+
+    /// The row in a root 375 points wide, its buttons' width held at 0 or more by constraint
+    /// ``nonNegative``: every inequality reduces to a bound on that width.
+    static func fixedRootWithNonNegativeButtons() -> EqualSpaces {
+      var row = EqualSpaces(
+        rootWidth: Constraint(LinearExpression([Term(variable(.root))], constant: -375), .equal))
+      row.constraints.append(
+        (nonNegative, Constraint(LinearExpression([Term(variable(.shortW))]), .greaterThanOrEqual))
+      )
+      return row
+    }
+    static let nonNegative = ConstraintID(19)
   }
 
   func expectSame(
@@ -96,17 +108,8 @@ import Testing
   /// With the root's width fixed, each inequality reduces to one term over the buttons' width:
   /// the row is all plan and bounds, and a width that leaves the buttons no room is refused.
   @Test func aRowOfEqualSpacesIsPlannedAndBounded() throws {
-    let root = EqualSpaces.variable(.root)
-    var row = EqualSpaces(
-      rootWidth: Constraint(LinearExpression([Term(root)], constant: -375), .equal))
-    // The buttons' width may not go below 0.
-    let nonNegative = ConstraintID(19)
-    row.constraints.append(
-      (
-        nonNegative,
-        Constraint(
-          LinearExpression([Term(EqualSpaces.variable(.shortW))]), .greaterThanOrEqual)
-      ))
+    let row = EqualSpaces.fixedRootWithNonNegativeButtons()
+    let nonNegative = EqualSpaces.nonNegative
     var plan = PlanSolver()
     var sparse = SparseSolver()
     try plan.add(contentsOf: row.constraints)
@@ -202,14 +205,7 @@ import Testing
   /// refuses it.
   @Test func aRequiredAddAfterARemovalInTheSameBatchIsDecidedAsWritten() throws {
     let root = EqualSpaces.variable(.root)
-    var row = EqualSpaces(
-      rootWidth: Constraint(LinearExpression([Term(root)], constant: -375), .equal))
-    row.constraints.append(
-      (
-        ConstraintID(19),
-        Constraint(
-          LinearExpression([Term(EqualSpaces.variable(.shortW))]), .greaterThanOrEqual)
-      ))
+    let row = EqualSpaces.fixedRootWithNonNegativeButtons()
     var plan = PlanSolver()
     var sparse = SparseSolver()
     try plan.add(contentsOf: row.constraints)
@@ -219,18 +215,14 @@ import Testing
     // The root's width is replaced by one too narrow for buttons of width 0 (its margins are
     // 32 points, the spaces' gap 8): the bounds reduced through the old width would take it.
     let narrow = Constraint(LinearExpression([Term(root)], constant: -10), .equal)
-    for solver in [plan as any LayoutSolver, sparse] {
-      var solver = solver
+    func replaceTooNarrow(_ solver: inout some LayoutSolver) throws {
       solver.beginBatch()
       try solver.remove(EqualSpaces.rootWidth)
       #expect(throws: SolverError.self) { try solver.add(ConstraintID(20), narrow) }
       solver.endBatch()
-      if let solved = solver as? PlanSolver {
-        plan = solved
-      } else {
-        sparse = solver as! SparseSolver
-      }
     }
+    try replaceTooNarrow(&plan)
+    try replaceTooNarrow(&sparse)
     #expect(!plan.contains(ConstraintID(20)) && !plan.contains(EqualSpaces.rootWidth))
     expectSame(plan, sparse, "after the refused replacement")
 

@@ -35,6 +35,41 @@ public struct StressRunner {
     warmUp.judgesMemory = false
     warmUp.heapSnapshotDirectory = nil
     _ = try StressRunner(configuration: warmUp).run()
+    warmUpDiagnostics()
+  }
+
+  /// Meets the engine's conflict diagnostics once, on a tree of its own: a conflict found when a
+  /// constraint is activated and one found when a constant changes, each reported with the
+  /// constraints' descriptions. The first message a process formats instantiates runtime
+  /// metadata (a 16 KiB pool, for the witness tables formatting an address needs), which the
+  /// short soak above meets only if its own operations conflict; a run would otherwise meet it
+  /// at its first conflict, after its first memory sample.
+  private func warmUpDiagnostics() {
+    let root = View(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+    root.preferredSolver = configuration.solver
+    let box = View()
+    box.translatesAutoresizingMaskIntoConstraints = false
+    root.addSubview(box)
+    LayoutConstraint.activate([
+      box.leadingAnchor.constraint(equalTo: root.leadingAnchor),
+      box.topAnchor.constraint(equalTo: root.topAnchor),
+      box.heightAnchor.constraint(equalToConstant: 10),
+      box.widthAnchor.constraint(equalToConstant: 50),
+    ])
+    root.layoutIfNeeded()
+    root.layoutEngine?.logHandler = { _ in }
+    // Refused when it is activated.
+    let tooWide = box.widthAnchor.constraint(greaterThanOrEqualToConstant: 80)
+    tooWide.isActive = true
+    root.layoutIfNeeded()
+    tooWide.isActive = false
+    // Refused when its constant changes.
+    let cap = box.widthAnchor.constraint(lessThanOrEqualToConstant: 60)
+    cap.isActive = true
+    root.layoutIfNeeded()
+    cap.constant = 20
+    root.layoutIfNeeded()
+    _ = String(describing: root) + String(describing: cap) + String(describing: box.widthAnchor)
   }
 
   /// Runs the soak. `willApply` is called before each step with its number and operation (so a
