@@ -256,7 +256,9 @@ struct DeterminedPart {
         }
       }
     }
-    return found.sorted { rank(of: $0) < rank(of: $1) }
+    // Blocks of equal rank (independent ones appended together) in index order: the order
+    // they are promoted in decides the tableau's pivots, and a set's order is its address's.
+    return found.sorted { (rank(of: $0), $0) < (rank(of: $1), $1) }
   }
 
   /// Block `block`'s place in evaluation order: a block reads only blocks of lower rank.
