@@ -109,6 +109,11 @@ struct DeterminedDefinitions {
     var inputs: [Int32] = []
     /// Each step's constant, then its coefficient of each input, by step.
     var columns: [Double] = []
+
+    /// Bytes held.
+    var bytes: Int {
+      (values.capacity + solution.capacity + columns.capacity) * 8 + inputs.capacity * 4
+    }
   }
 
   /// Writes out the definitions of block `block`, of several equalities: each of its variables

@@ -33,6 +33,23 @@ struct DeterminedPart {
   /// variable id: `readers[readerStarts[v]..<readerStarts[v + 1]]`.
   var readerStarts: [Int32] = []
   var readers: [Int32] = []
+  /// The readers of the blocks appended after the build (``appendBlock(_:)``), as one linked
+  /// list a variable: `lateReaderHead[v]` the first entry (-1 for none), each entry its block
+  /// and the next entry. Entries of blocks no longer active are passed over, as in ``readers``.
+  var lateReaderHead: [Int32] = []
+  var lateReaderBlock: [Int32] = []
+  var lateReaderNext: [Int32] = []
+  /// Each block's place in evaluation order, by block, once a block was appended: a block reads
+  /// only blocks of lower rank. Empty while every block is the build's, in plan order (its rank
+  /// is its index).
+  var ranks: [Double] = []
+  /// The blocks appended after the build, in rank order (the build's blocks, below
+  /// ``buildBlockCount``, keep their indices as ranks): a sweep merges the two orders.
+  var lateOrder: [Int32] = []
+  /// How many blocks the build planned: blocks from here on were appended.
+  var buildBlockCount = 0
+  /// How many steps belong to blocks appended after the build.
+  private(set) var appendedSteps = 0
   /// How many steps are active.
   private(set) var activeSteps = 0
   /// Whether each step's constraint was removed while its block waits to be settled (a
@@ -202,6 +219,11 @@ struct DeterminedPart {
     return Array(Set(pendingBlocks)).sorted()
   }
 
+  /// Forgets the blocks waiting to be settled: they were planned again.
+  mutating func clearPendingBlocks() {
+    pendingBlocks.removeAll()
+  }
+
   /// Marks `block` active again, after a promotion was undone.
   ///
   /// - Complexity: O(steps of the block).
@@ -234,7 +256,217 @@ struct DeterminedPart {
         }
       }
     }
-    return found.sorted()
+    // Blocks of equal rank (independent ones appended together) in index order: the order
+    // they are promoted in decides the tableau's pivots, and a set's order is its address's.
+    return found.sorted { (rank(of: $0), $0) < (rank(of: $1), $1) }
+  }
+
+  /// Block `block`'s place in evaluation order: a block reads only blocks of lower rank.
+  ///
+  /// - Complexity: O(1).
+  @inline(__always)
+  func rank(of block: Int32) -> Double {
+    ranks.isEmpty ? Double(block) : ranks[Int(block)]
+  }
+
+  /// Whether blocks evaluate in index order (no block was appended after the build).
+  var ranksAreIndices: Bool { ranks.isEmpty }
+
+  /// The position in ``lateOrder`` of the first appended block of rank `rank` or above.
+  ///
+  /// - Complexity: O(log appended blocks).
+  func firstLatePosition(atOrAbove rank: Double) -> Int {
+    var (low, high) = (0, lateOrder.count)
+    while low < high {
+      let middle = (low + high) / 2
+      if ranks[Int(lateOrder[middle])] < rank { low = middle + 1 } else { high = middle }
+    }
+    return low
+  }
+
+  /// Calls `body` with each active block that reads `variable` through a term outside it (a
+  /// block may come more than once).
+  ///
+  /// - Complexity: O(readers listed for the variable).
+  @inline(__always)
+  func forEachReader(of variable: Int32, _ body: (Int32) -> Void) {
+    let v = Int(variable)
+    if v + 1 < readerStarts.count {
+      for index in Int(readerStarts[v])..<Int(readerStarts[v + 1]) {
+        let block = readers[index]
+        if isActive[Int(block)] { body(block) }
+      }
+    }
+    guard v < lateReaderHead.count else { return }
+    var entry = lateReaderHead[v]
+    while entry >= 0 {
+      let block = lateReaderBlock[Int(entry)]
+      if isActive[Int(block)] { body(block) }
+      entry = lateReaderNext[Int(entry)]
+    }
+  }
+
+  /// Makes room in the by-variable tables for variables with ids below `count`.
+  ///
+  /// - Complexity: O(growth).
+  mutating func growVariables(to count: Int) {
+    if stepOfVariable.count < count {
+      stepOfVariable.append(contentsOf: repeatElement(-1, count: count - stepOfVariable.count))
+    }
+    if plan.variableCount < count { plan.variableCount = count }
+  }
+
+  /// Appends, as one new active block at rank `rank`, the steps of `block` of `source` (a plan
+  /// over local variable ids, `globalOf` giving each one's id), for constraints `stepIDs` (by
+  /// the source's step) whose terms as written `writtenTerms` gives (by the source's step).
+  /// Returns the new block's index.
+  ///
+  /// - Complexity: O(terms of the block + its factors).
+  mutating func appendBlock(
+    _ block: Int, of source: EqualityPlan, globalOf: [Int32], rank: Double,
+    stepIDs: [ConstraintID], writtenTerms: (Int, inout [Term]) -> Void
+  ) -> Int32 {
+    if ranks.isEmpty {
+      ranks = (0..<plan.blockCount).map(Double.init)
+      buildBlockCount = plan.blockCount
+    }
+    let newBlock = Int32(plan.blockCount)
+    let steps = source.steps(ofBlock: block)
+    if plan.blockStarts.isEmpty { plan.blockStarts = [0] }
+    if plan.otherStarts.isEmpty { plan.otherStarts = [0] }
+    if steps.count > 1 {
+      let size = steps.count
+      let factorStart = Int(source.factorStarts[block])
+      let permutationStart = Int(source.permutationStarts[block])
+      plan.factorStarts.append(Int32(plan.factors.count))
+      plan.permutationStarts.append(Int32(plan.permutations.count))
+      plan.factors.append(contentsOf: source.factors[factorStart..<factorStart + size * size])
+      plan.permutations.append(
+        contentsOf: source.permutations[permutationStart..<permutationStart + size])
+      plan.largestBlock = max(plan.largestBlock, size)
+    } else {
+      plan.factorStarts.append(-1)
+      plan.permutationStarts.append(-1)
+      plan.largestBlock = max(plan.largestBlock, 1)
+    }
+    var written: [Term] = []
+    for k in steps {
+      let step = Int32(plan.subjects.count)
+      let subject = globalOf[Int(source.subjects[k])]
+      plan.order.append(-1)
+      plan.subjects.append(subject)
+      plan.constants.append(source.constants[k])
+      plan.pivots.append(source.pivots[k])
+      plan.subjectPositions.append(source.subjectPositions[k])
+      for index in Int(source.otherStarts[k])..<Int(source.otherStarts[k + 1]) {
+        let variable = globalOf[Int(source.otherVariables[index])]
+        plan.otherVariables.append(variable)
+        plan.otherCoefficients.append(source.otherCoefficients[index])
+        growVariables(to: Int(variable) + 1)
+        addLateReader(newBlock, of: variable)
+      }
+      plan.otherStarts.append(Int32(plan.otherVariables.count))
+      ids.append(stepIDs[k])
+      blockOfStep.append(newBlock)
+      isRemoved.append(false)
+      // The plan's terms stand for the step's as written when they are the same, term for term.
+      written.removeAll(keepingCapacity: true)
+      writtenTerms(k, &written)
+      let candidate = Int(step)
+      if Self.termsAreThePlans(candidate, plan, written: Int32(written.count))
+        && plan.writtenTerms(ofStep: candidate).elementsEqual(written, by: Self.sameTerm)
+      {
+        termStarts.append(Int32(terms.count))
+      } else {
+        terms.append(contentsOf: written)
+        termStarts.append(Int32(terms.count))
+      }
+      growVariables(to: Int(subject) + 1)
+      stepOfVariable[Int(subject)] = step
+      activeSteps += 1
+      appendedSteps += 1
+    }
+    plan.blockStarts.append(Int32(plan.subjects.count))
+    isActive.append(true)
+    ranks.append(rank)
+    lateOrder.insert(newBlock, at: firstLatePosition(atOrAbove: rank))
+    return newBlock
+  }
+
+  /// Whether two terms are the same, bit for bit.
+  static func sameTerm(_ a: Term, _ b: Term) -> Bool {
+    a.variable == b.variable && a.coefficient.bitPattern == b.coefficient.bitPattern
+  }
+
+  /// Lists `block` among the readers of `variable`.
+  private mutating func addLateReader(_ block: Int32, of variable: Int32) {
+    let v = Int(variable)
+    if lateReaderHead.count <= v {
+      lateReaderHead.append(contentsOf: repeatElement(-1, count: v + 1 - lateReaderHead.count))
+    }
+    lateReaderBlock.append(block)
+    lateReaderNext.append(lateReaderHead[v])
+    lateReaderHead[v] = Int32(lateReaderBlock.count - 1)
+  }
+
+  /// The active blocks alone, in evaluation order, in tables of their own: the blocks replaced
+  /// or promoted since the build are dropped, ranks are indices again (so the sweep is back),
+  /// and the readers are one table. Returns the part and, by old block, its new index (-1 for
+  /// one dropped).
+  ///
+  /// - Precondition: no block waits to be settled.
+  /// - Complexity: O(terms and factors of the active blocks + variables).
+  func compacted() -> (part: DeterminedPart, newIndex: [Int32]) {
+    precondition(pendingBlocks.isEmpty, "blocks wait to be settled")
+    var order = (0..<plan.blockCount).filter { isActive[$0] }
+    if !ranks.isEmpty { order.sort { ranks[$0] < ranks[$1] } }
+    var newIndex = [Int32](repeating: -1, count: plan.blockCount)
+    var packed = EqualityPlan()
+    packed.variableCount = plan.variableCount
+    packed.blockStarts = [0]
+    packed.otherStarts = [0]
+    var stepIDs: [ConstraintID] = []
+    var written: [Term] = []
+    var runs: [(start: Int32, count: Int32)] = []
+    for (position, block) in order.enumerated() {
+      newIndex[block] = Int32(position)
+      let steps = plan.steps(ofBlock: block)
+      if steps.count > 1 {
+        let size = steps.count
+        let factorStart = Int(plan.factorStarts[block])
+        let permutationStart = Int(plan.permutationStarts[block])
+        packed.factorStarts.append(Int32(packed.factors.count))
+        packed.permutationStarts.append(Int32(packed.permutations.count))
+        packed.factors.append(contentsOf: plan.factors[factorStart..<factorStart + size * size])
+        packed.permutations.append(
+          contentsOf: plan.permutations[permutationStart..<permutationStart + size])
+      } else {
+        packed.factorStarts.append(-1)
+        packed.permutationStarts.append(-1)
+      }
+      packed.largestBlock = max(packed.largestBlock, steps.count)
+      for k in steps {
+        packed.order.append(-1)
+        packed.subjects.append(plan.subjects[k])
+        packed.constants.append(plan.constants[k])
+        packed.pivots.append(plan.pivots[k])
+        packed.subjectPositions.append(plan.subjectPositions[k])
+        let others = Int(plan.otherStarts[k])..<Int(plan.otherStarts[k + 1])
+        packed.otherVariables.append(contentsOf: plan.otherVariables[others])
+        packed.otherCoefficients.append(contentsOf: plan.otherCoefficients[others])
+        packed.otherStarts.append(Int32(packed.otherVariables.count))
+        stepIDs.append(ids[k])
+        let start = Int32(written.count)
+        appendWrittenTerms(ofStep: k, to: &written)
+        runs.append((start, Int32(written.count) - start))
+      }
+      packed.blockStarts.append(Int32(packed.subjects.count))
+    }
+    var part = DeterminedPart(
+      plan: packed, isActive: [Bool](repeating: true, count: order.count), ids: stepIDs,
+      terms: written, termRuns: runs, labels: labels)
+    part.growVariables(to: stepOfVariable.count)
+    return (part, newIndex)
   }
 
   /// Bytes held by the tables.
@@ -242,7 +474,9 @@ struct DeterminedPart {
     plan.bytes + isActive.capacity + blockOfStep.capacity * 4 + stepOfVariable.capacity * 4
       + ids.capacity * 4 + isRemoved.capacity + pendingBlocks.capacity * 4
       + termStarts.capacity * 4 + terms.capacity * MemoryLayout<Term>.stride
-      + readerStarts.capacity * 4 + readers.capacity * 4
+      + readerStarts.capacity * 4 + readers.capacity * 4 + lateReaderHead.capacity * 4
+      + lateReaderBlock.capacity * 4 + lateReaderNext.capacity * 4 + ranks.capacity * 8
+      + lateOrder.capacity * 4
   }
 }
 

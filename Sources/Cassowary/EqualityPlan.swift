@@ -23,7 +23,7 @@
 /// ```
 public struct EqualityPlan: Sendable {
   /// The number of variables the plan reads and writes (ids below it).
-  public let variableCount: Int
+  public internal(set) var variableCount: Int
 
   /// The equalities in evaluation order, by their index in the input.
   var order: [Int32] = []

@@ -434,11 +434,18 @@ extension PlanSolver {
   /// part to the sparse solver.
   mutating func promote(_ closure: [Int32]) throws(SolverError) {
     guard !closure.isEmpty else { return }
+    forgetDefinitions(from: closure)
     var closure = closure
     if reduced.feedsAny(closure) {
       // The rows written out through these blocks go back as written first, with the blocks
       // that fed them: what is left of the closure is still determined.
-      try restoreReducedConstraints()
+      var seeds: [Int32] = []
+      for block in closure {
+        for k in determined.plan.steps(ofBlock: Int(block)) {
+          seeds.append(determined.plan.subjects[k])
+        }
+      }
+      try restoreReducedConstraints(reaching: seeds, reducingAgain: false)
       closure.removeAll { !determined.isActive[Int($0)] }
       guard !closure.isEmpty else { return }
     }

@@ -97,12 +97,6 @@ extension PlanSolver {
         problems.append("\(id) reads \(a) as written and \(b) as held")
       }
     }
-    for block in reduced.isFeeding.indices
-    where !restorePending && reduced.liveCount > 0 && reduced.isFeeding[block]
-      && !determined.isActive[block]
-    {
-      problems.append("block \(block) feeds reduced constraints but is not determined")
-    }
     var liveBounds = 0
     for (index, place) in places.enumerated() {
       guard let slot = place.bound else { continue }

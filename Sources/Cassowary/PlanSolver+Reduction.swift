@@ -131,6 +131,9 @@ extension PlanSolver {
   ///
   /// - Complexity: O(rows and blocks given back), plus the sparse solver's removes and adds.
   mutating func restoreReducedConstraints() throws(SolverError) {
+    // The marks of what feeds a reduction go with the rows, and so do the definitions written
+    // out with them (a kept definition is one whose blocks are marked).
+    definitions = DefinitionCache()
     guard reduced.liveCount > 0 else {
       reduced = ReducedConstraints()
       return
@@ -140,6 +143,15 @@ extension PlanSolver {
     var feeding: [Int32] = []
     for block in rows.isFeeding.indices where rows.isFeeding[block] {
       feeding.append(Int32(block))
+    }
+    // A row waiting to be reduced again may mention a variable a block planned since
+    // determines: that block goes too.
+    for row in rows.rows where row.isLive {
+      for term in rows.terms[Int(row.termStart)..<Int(row.termStart + row.termCount)] {
+        if let k = determined.step(determining: term.variable.id) {
+          feeding.append(determined.blockOfStep[k])
+        }
+      }
     }
     var batch = ConstraintBatch()
     batch.terms = rows.terms
@@ -189,10 +201,22 @@ extension PlanSolver {
   ///
   /// - Complexity: O(1) unless pending; then ``restoreReducedConstraints()``.
   mutating func restoreStaleReducedConstraints() {
+    // The definitions downstream of a block that lost an equality go first.
+    if !suspectBlocks.isEmpty {
+      forgetDefinitions(from: suspectBlocks)
+      suspectBlocks.removeAll()
+    }
+    defer { unchangedSeeds.removeAll() }
     guard restorePending else { return }
     restorePending = false
+    var seeds: [Int32] = []
+    swap(&seeds, &restoreSeeds)
+    if !unchangedSeeds.isEmpty {
+      let unchanged = Set(unchangedSeeds)
+      seeds.removeAll { unchanged.contains($0) }
+    }
     do throws(SolverError) {
-      try restoreReducedConstraints()
+      try restoreReducedConstraints(reaching: seeds, reducingAgain: true)
     } catch {
       preconditionFailure("constraints that held as reduced could not be added again: \(error)")
     }

@@ -49,9 +49,28 @@ public struct PlanSolver: LayoutSolver {
   /// Whether an equality the reduced constraints were written out through changed or went:
   /// they go back as written before the values are next brought up to date.
   var restorePending = false
+  /// The variables of the blocks whose equalities went while ``restorePending``: the reduced
+  /// constraints written out through them, or downstream of them, are the ones to give back.
+  var restoreSeeds: [Int32] = []
+  /// Of those, the variables a block planned again determines as before: only their values
+  /// changed, which the reduced constants follow.
+  var unchangedSeeds: [Int32] = []
+  /// The blocks that lost an equality whose definitions (``definitions``) wait to be forgotten:
+  /// a block planned again with the same definitions keeps those downstream of it.
+  var suspectBlocks: [Int32] = []
   /// Whether the constant of an equality the reduced constraints were written out through
   /// changed: their constants follow before the values are next brought up to date.
   var offsetsStale = false
+  /// The determined variables written out for later batches' reductions, by step
+  /// (``definition(ofStep:depth:)``); empty until a later batch reduces through the plan.
+  var definitions = DefinitionCache()
+  /// Marks and numbers by variable and block, for the walks of later batches, kept for their room.
+  var scratchMarks = ScratchMarks()
+  /// The sum a definition is written out in, and the room a block is solved in for its
+  /// definitions, kept between calls.
+  var definitionSum = DeterminedDefinitions.Sum()
+  var definitionProbe = DeterminedDefinitions.BlockProbe()
+  var definitionInputs: [(Int32, Double)] = []
   /// The determined step or reduced constraint of each constraint that is one, by id.
   var places: [ConstraintPlace] = []
   /// The depth of nested batches.
@@ -119,9 +138,6 @@ public struct PlanSolver: LayoutSolver {
   }
 
   public mutating func add(_ batch: ConstraintBatch, leading: [Int]) throws(SolverError) {
-    if restorePending && batch.entries.contains(where: \.priority.isRequired) {
-      restoreStaleReducedConstraints()
-    }
     do throws(SolverError) {
       try addBatch(batch, leading: leading)
     } catch {
@@ -149,6 +165,10 @@ public struct PlanSolver: LayoutSolver {
     {
       if try buildPlanned(batch, leading: leading) { return }
     }
+    if addPlanned(batch) { return }
+    if restorePending && batch.entries.contains(where: \.priority.isRequired) {
+      restoreStaleReducedConstraints()
+    }
     try addToTableau(batch, leading: leading)
   }
 
@@ -170,10 +190,23 @@ public struct PlanSolver: LayoutSolver {
       return
     }
     let block = Int(determined.blockOfStep[k])
+    if determined.plan.steps(ofBlock: block).count == 1 {
+      forgetDefinitions(from: CollectionOfOne(Int32(block)))
+    } else if !determined.isRemoved[k]
+      && !determined.plan.steps(ofBlock: block).contains(where: { determined.isRemoved[$0] })
+    {
+      // Settled when the batch ends, or planned again with the batch's adds (which may leave
+      // what it determines as it was); listed once, on its first removed step.
+      suspectBlocks.append(Int32(block))
+    }
     if reduced.feedsAny(CollectionOfOne(Int32(block))) {
-      // Rows written out through this equality no longer hold without it: they go back as
-      // written when the batch ends, by when they have often gone too (a teardown).
+      // Rows written out through this equality no longer hold without it: they are reduced
+      // again, or go back as written, when the batch ends, by when they have often gone too
+      // (a teardown).
       restorePending = true
+      for k in determined.plan.steps(ofBlock: block) {
+        restoreSeeds.append(determined.plan.subjects[k])
+      }
     }
     if determined.plan.steps(ofBlock: block).count == 1 {
       // Its variable, mentioned by nothing in the tableau, is left free: 0, as the sparse
@@ -275,7 +308,7 @@ public struct PlanSolver: LayoutSolver {
     // The constants of the rows written out through this equality follow when the batch ends.
     if reduced.feedsAny(CollectionOfOne(block)) { offsetsStale = true }
     determined.plan.constants[k] = constant
-    state.enqueue(block)
+    state.enqueue(block, of: determined)
     settle()
   }
 
@@ -301,7 +334,7 @@ public struct PlanSolver: LayoutSolver {
     let block = determined.blockOfStep[k]
     let old = determined.plan.constants[k]
     determined.plan.constants[k] = constant
-    state.enqueue(block)
+    state.enqueue(block, of: determined)
     bringValuesUpToDate()
     let holds = withReducedConstantUpdates { solver, updates in
       solver.collectReducedConstantUpdates(into: &updates)
@@ -311,7 +344,7 @@ public struct PlanSolver: LayoutSolver {
     }
     guard holds else {
       determined.plan.constants[k] = old
-      state.enqueue(block)
+      state.enqueue(block, of: determined)
       bringValuesUpToDate()
       try withReducedConstraintsRestored { solver throws(SolverError) in
         try solver.setConstant(id, constant)
@@ -496,11 +529,13 @@ public struct PlanSolver: LayoutSolver {
     figures.bookkeepingBytes +=
       determined.bytes + state.values.capacity * 8 + state.reported.capacity * 8
       + state.isDirty.capacity
-      + state.dirty.capacity * 4 + state.isQueued.capacity + state.queue.capacity * 4
+      + state.dirty.capacity * 4 + state.isQueued.capacity + state.queue.capacity * 16
       + places.capacity * MemoryLayout<ConstraintPlace>.stride + reduced.bytes + bounds.bytes
       + boundScratch.capacity * MemoryLayout<VariableBounds.Key>.stride + staleBounds.capacity * 4
       + reportedChanges.capacity * MemoryLayout<(Int32, Double)>.stride
       + reducedConstantUpdates.capacity * MemoryLayout<(row: Int, constant: Double)>.stride
+      + definitions.bytes + restoreSeeds.capacity * 4 + scratchMarks.bytes
+      + definitionProbe.bytes + definitionInputs.capacity * 16
     return figures
   }
 
@@ -579,6 +614,9 @@ public struct PlanSolver: LayoutSolver {
   ///
   /// - Complexity: O(changed variables + blocks evaluated again).
   mutating func synchronize() {
+    // The reduced constraints written out through what changed are given back before the
+    // blocks waiting are settled, as a build's rows are (one written out through a block
+    // waiting goes as written).
     restoreStaleReducedConstraints()
     settleRemovals()
     bringValuesUpToDate()
@@ -587,6 +625,9 @@ public struct PlanSolver: LayoutSolver {
       updateReducedConstants()
       bringValuesUpToDate()
     }
+    // Blocks replaced by later batches are dropped once they outnumber the live ones.
+    if planIsWasteful { compactPlan() }
+    if reducedRowsAreWasteful && batchDepth == 0 { compactReducedRows() }
     // Emptied, the solver gives its tables back, as the sparse solver does.
     if inner.core.constraintCount == 0 && inner.core.edits.isEmpty && determined.liveSteps == 0
       && bounds.liveCount == 0 && batchDepth == 0
@@ -604,7 +645,14 @@ public struct PlanSolver: LayoutSolver {
     reportedChanges = []
     changes.removeAll(keepingCapacity: true)
     inner.forEachChangedValue { changes.append(($0.id, $1)) }
-    for (variable, value) in changes { state.set(variable, value, readers: determined) }
+    for (variable, value) in changes {
+      // A variable the plan took over while the sparse solver still had rows over it (removed
+      // in its batch, released when the batch ends) reads the plan's value.
+      guard determined.step(determining: variable) == nil && !bounds.contains(variable) else {
+        continue
+      }
+      state.set(variable, value, readers: determined)
+    }
     reportedChanges = changes
     for variable in promotedVariables {
       state.set(variable, inner.value(of: Variable(id: variable)), readers: determined)
@@ -624,6 +672,10 @@ public struct PlanSolver: LayoutSolver {
   ///
   /// - Complexity: O(steps of the blocks settled), plus the sparse solver's adds.
   mutating func settleRemovals() {
+    if !suspectBlocks.isEmpty {
+      forgetDefinitions(from: suspectBlocks)
+      suspectBlocks.removeAll()
+    }
     guard !determined.pendingBlocks.isEmpty else { return }
     for block in determined.takePendingBlocks() where determined.isActive[Int(block)] {
       let steps = determined.plan.steps(ofBlock: Int(block))

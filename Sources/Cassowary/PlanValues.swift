@@ -11,9 +11,9 @@ struct PlanValues {
   /// Whether each variable may have changed since the client last asked, and which, in order.
   var isDirty: [Bool] = []
   var dirty: [Int32] = []
-  /// Determined blocks waiting for evaluation: a binary min-heap, and whether each block is in
-  /// it.
-  var queue: [Int32] = []
+  /// Determined blocks waiting for evaluation: a binary min-heap by rank
+  /// (``DeterminedPart/rank(of:)``), and whether each block is in it.
+  var queue: [(rank: Double, block: Int32)] = []
   var isQueued: [Bool] = []
 
   /// Room for variables with ids below `count` (reading 0) and `blocks` blocks.
@@ -48,11 +48,8 @@ struct PlanValues {
     guard value.bitPattern != values[v].bitPattern else { return }
     values[v] = value
     markDirty(variable)
-    guard queueingReaders && v + 1 < part.readerStarts.count else { return }
-    for index in Int(part.readerStarts[v])..<Int(part.readerStarts[v + 1]) {
-      let block = part.readers[index]
-      if part.isActive[Int(block)] { enqueue(block) }
-    }
+    guard queueingReaders else { return }
+    part.forEachReader(of: variable) { block in enqueue(block, rank: part.rank(of: block)) }
   }
 
   /// Marks `variable` for the client.
@@ -63,26 +60,32 @@ struct PlanValues {
     dirty.append(variable)
   }
 
-  /// Queues `block` for evaluation, once.
-  mutating func enqueue(_ block: Int32) {
+  /// Queues `block`, of rank `rank`, for evaluation, once.
+  mutating func enqueue(_ block: Int32, rank: Double) {
+    if Int(block) >= isQueued.count { reserve(variables: 0, blocks: Int(block) + 1) }
     guard !isQueued[Int(block)] else { return }
     isQueued[Int(block)] = true
-    if sweepEnd >= 0 {
-      // A sweep in progress passes every block after the one it is at.
-      sweepEnd = max(sweepEnd, block)
+    if isSweeping && rank > sweepAt {
+      // A sweep in progress passes every block of a higher rank than the one it is at.
+      sweepEnd = max(sweepEnd, rank)
       return
     }
-    queue.append(block)
+    queue.append((rank, block))
     var child = queue.count - 1
     while child > 0 {
       let parent = (child - 1) / 2
-      guard queue[parent] > queue[child] else { break }
+      guard queue[parent].rank > queue[child].rank else { break }
       queue.swapAt(parent, child)
       child = parent
     }
   }
 
-  /// The first queued block in plan order, taken off the queue.
+  /// Queues `block` of `part` for evaluation, once.
+  mutating func enqueue(_ block: Int32, of part: DeterminedPart) {
+    enqueue(block, rank: part.rank(of: block))
+  }
+
+  /// The first queued block in evaluation order, taken off the queue.
   mutating func dequeue() -> Int32? {
     guard let first = queue.first else { return nil }
     let last = queue.removeLast()
@@ -92,15 +95,15 @@ struct PlanValues {
       while true {
         let left = 2 * parent + 1, right = left + 1
         var smallest = parent
-        if left < queue.count && queue[left] < queue[smallest] { smallest = left }
-        if right < queue.count && queue[right] < queue[smallest] { smallest = right }
+        if left < queue.count && queue[left].rank < queue[smallest].rank { smallest = left }
+        if right < queue.count && queue[right].rank < queue[smallest].rank { smallest = right }
         guard smallest != parent else { break }
         queue.swapAt(parent, smallest)
         parent = smallest
       }
     }
-    isQueued[Int(first)] = false
-    return first
+    isQueued[Int(first.block)] = false
+    return first.block
   }
 
   /// Evaluates every active block of `part`, in plan order, and empties the queue.
@@ -110,12 +113,33 @@ struct PlanValues {
   mutating func evaluateAll(_ part: DeterminedPart) {
     reserve(variables: part.plan.variableCount, blocks: part.plan.blockCount)
     // Every block is evaluated in order, so none is queued: readers come after what they read.
-    for block in queue { isQueued[Int(block)] = false }
+    for entry in queue { isQueued[Int(entry.block)] = false }
     queue.removeAll(keepingCapacity: true)
     withUnsafeTemporaryAllocation(of: Double.self, capacity: max(part.plan.largestBlock, 1)) {
       scratch in
-      for block in 0..<part.plan.blockCount where part.isActive[block] {
-        evaluate(block, part.plan, part, scratch, queueingReaders: false)
+      guard !part.ranksAreIndices else {
+        for block in 0..<part.plan.blockCount where part.isActive[block] {
+          evaluate(block, part.plan, part, scratch, queueingReaders: false)
+        }
+        return
+      }
+      // The build's blocks in index order merged with the appended ones in rank order, as a
+      // sweep passes them, without an order of every block (8 bytes a block at the peak).
+      var late = 0
+      for built in 0...part.buildBlockCount {
+        while late < part.lateOrder.count
+          && (built == part.buildBlockCount
+            || part.ranks[Int(part.lateOrder[late])] < Double(built))
+        {
+          let block = Int(part.lateOrder[late])
+          late += 1
+          if part.isActive[block] {
+            evaluate(block, part.plan, part, scratch, queueingReaders: false)
+          }
+        }
+        if built < part.buildBlockCount && part.isActive[built] {
+          evaluate(built, part.plan, part, scratch, queueingReaders: false)
+        }
       }
     }
   }
@@ -131,7 +155,7 @@ struct PlanValues {
         // Checked before each block, inactive ones too: a teardown queues thousands of them.
         if queue.count >= Self.sweepThreshold {
           sweep(part, scratch)
-          return
+          continue
         }
         guard let block = dequeue(), part.isActive[Int(block)] else { continue }
         evaluate(Int(block), part.plan, part, scratch, queueingReaders: true)
@@ -144,27 +168,54 @@ struct PlanValues {
   /// order over the queued marks costs less than a heap operation a block.
   static var sweepThreshold: Int { 256 }
 
-  /// Where a sweep in progress ends (the last queued block it knows of), or -1 outside one.
-  var sweepEnd: Int32 = -1
+  /// Whether a sweep is in progress, the rank of the last queued block it knows of, and the
+  /// rank of the block it is at.
+  var isSweeping = false
+  var sweepEnd = 0.0
+  var sweepAt = 0.0
 
-  /// Evaluates every queued block in plan order, from the first, passing over the others: the
-  /// blocks they queue come later, and the sweep goes on to them.
+  /// Evaluates every queued block in rank order, from the lowest, passing over the others: the
+  /// blocks they queue have higher ranks, and the sweep goes on to them. The build's blocks are
+  /// passed in index order (their ranks), merged with the appended ones in
+  /// ``DeterminedPart/lateOrder``.
+  ///
+  /// - Complexity: O(blocks between the lowest and highest rank queued).
   private mutating func sweep(
     _ part: DeterminedPart, _ scratch: UnsafeMutableBufferPointer<Double>
   ) {
-    var block = queue[0]
-    sweepEnd = queue.max()!
+    let start = queue.min { $0.rank < $1.rank }!.rank
+    sweepEnd = queue.max { $0.rank < $1.rank }!.rank
     queue.removeAll(keepingCapacity: true)
-    while block <= sweepEnd {
-      if isQueued[Int(block)] {
-        isQueued[Int(block)] = false
-        if part.isActive[Int(block)] {
-          evaluate(Int(block), part.plan, part, scratch, queueingReaders: true)
-        }
+    isSweeping = true
+    defer { isSweeping = false }
+    // The build's blocks (all of them while no block was appended) and the appended ones.
+    let buildCount = part.ranksAreIndices ? part.plan.blockCount : part.buildBlockCount
+    var built = max(Int(start.rounded(.up)), 0)
+    var late = part.ranksAreIndices ? 0 : part.firstLatePosition(atOrAbove: start)
+    while true {
+      let block: Int32
+      let rank: Double
+      if late < part.lateOrder.count
+        && (built >= buildCount || part.ranks[Int(part.lateOrder[late])] < Double(built))
+      {
+        block = part.lateOrder[late]
+        rank = part.ranks[Int(block)]
+        late += 1
+      } else if built < buildCount {
+        block = Int32(built)
+        rank = Double(built)
+        built += 1
+      } else {
+        break
       }
-      block += 1
+      guard rank <= sweepEnd else { break }
+      sweepAt = rank
+      guard isQueued[Int(block)] else { continue }
+      isQueued[Int(block)] = false
+      if part.isActive[Int(block)] {
+        evaluate(Int(block), part.plan, part, scratch, queueingReaders: true)
+      }
     }
-    sweepEnd = -1
   }
 
   /// Evaluates one block and records its variables' new values.
