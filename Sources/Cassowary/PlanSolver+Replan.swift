@@ -41,7 +41,8 @@ extension PlanSolver {
     if batch.count > 32 && Set(batch.entries.lazy.map(\.id)).count != batch.count {
       return false
     }
-    guard let plan = replan(batch) else { return false }
+    guard var plan = replan(batch) else { return false }
+    defer { replanTables.recycle(&plan) }
     commit(plan, batch)
     for (index, entry) in batch.entries.enumerated() where !plan.isPlannedEntry[index] {
       let constraint = batch[index]
@@ -91,7 +92,13 @@ extension PlanSolver {
   ///
   /// - Complexity: O(terms planned + readers of their variables).
   mutating func replan(_ batch: ConstraintBatch) -> BatchPlan? {
-    var replaced = determined.pendingBlocks.filter { determined.isActive[Int($0)] }
+    // The tables are taken out of the solver while they are filled, and given back after.
+    var tables = replanTables
+    replanTables = ReplanTables()
+    var replaced = ReplanTables.take(&tables.replaced)
+    for block in determined.pendingBlocks where determined.isActive[Int(block)] {
+      replaced.append(block)
+    }
     replaced.sort()
     replaced.removeDuplicatesInSortedOrder()
     var marks = scratchMarks
@@ -111,9 +118,9 @@ extension PlanSolver {
       }
     }
     marks.grow(variables: largestVariable + 1, blocks: determined.plan.blockCount)
-    var globalOf: [Int32] = []
-    var isKnown: [Bool] = []
-    var reheld: [Int] = []
+    var globalOf = ReplanTables.take(&tables.globalOf)
+    var isKnown = ReplanTables.take(&tables.isKnown)
+    var reheld = ReplanTables.take(&tables.reheld)
     func local(_ variable: Int32, mayOpen: Bool = false) -> Int32 {
       if let id = marks.local(of: variable) { return id }
       let id = Int32(globalOf.count)
@@ -145,14 +152,16 @@ extension PlanSolver {
         _ = local(determined.plan.subjects[k])
       }
     }
-    var starts: [Int32] = [0]
-    var variables: [Int32] = []
-    var coefficients: [Double] = []
-    var constants: [Double] = []
-    var ids: [ConstraintID] = []
-    var sources: [Int32] = []
-    var writtenStarts: [Int32] = [0]
-    var writtenTerms: [Term] = []
+    var starts = ReplanTables.take(&tables.starts)
+    starts.append(0)
+    var variables = ReplanTables.take(&tables.variables)
+    var coefficients = ReplanTables.take(&tables.coefficients)
+    var constants = ReplanTables.take(&tables.constants)
+    var ids = ReplanTables.take(&tables.ids)
+    var sources = ReplanTables.take(&tables.sources)
+    var writtenStarts = ReplanTables.take(&tables.writtenStarts)
+    writtenStarts.append(0)
+    var writtenTerms = ReplanTables.take(&tables.writtenTerms)
     func append(_ terms: some Sequence<Term>, mayOpen: Bool = false) {
       let first = variables.count
       for term in terms {
@@ -177,7 +186,7 @@ extension PlanSolver {
       starts.append(Int32(variables.count))
       writtenStarts.append(Int32(writtenTerms.count))
     }
-    var written: [Term] = []
+    var written = ReplanTables.take(&tables.written)
     for block in replaced {
       for k in determined.plan.steps(ofBlock: Int(block)) where !determined.isRemoved[k] {
         written.removeAll(keepingCapacity: true)
@@ -188,7 +197,8 @@ extension PlanSolver {
         sources.append(Int32(k))
       }
     }
-    var isPlannedEntry = [Bool](repeating: false, count: batch.count)
+    var isPlannedEntry = ReplanTables.take(&tables.isPlannedEntry)
+    isPlannedEntry.append(contentsOf: repeatElement(false, count: batch.count))
     for (index, entry) in batch.entries.enumerated()
     where entry.relation == .equal && entry.priority.isRequired {
       isPlannedEntry[index] = true
@@ -201,7 +211,8 @@ extension PlanSolver {
     guard !ids.isEmpty || !replaced.isEmpty else { return nil }
     // What the batch's other constraints mention is left free where the structure allows, to
     // be bounded or reduced.
-    var avoided = [Bool](repeating: false, count: globalOf.count)
+    var avoided = ReplanTables.take(&tables.avoided)
+    avoided.append(contentsOf: repeatElement(false, count: globalOf.count))
     for (index, entry) in batch.entries.enumerated() where !isPlannedEntry[index] {
       for position in Int(entry.termStart)..<Int(entry.termStart + entry.termCount) {
         if let v = marks.local(of: batch.terms[position].variable.id) { avoided[Int(v)] = true }
@@ -221,12 +232,15 @@ extension PlanSolver {
       return isReplaced(block) ? nil : determined.rank(of: block)
     }
     let blockCount = plan.blockCount
-    var blockOfLocal = [Int32](repeating: -1, count: globalOf.count)
+    var blockOfLocal = ReplanTables.take(&tables.blockOfLocal)
+    blockOfLocal.append(contentsOf: repeatElement(-1, count: globalOf.count))
     for block in 0..<blockCount {
       for k in plan.steps(ofBlock: block) { blockOfLocal[Int(plan.subjects[k])] = Int32(block) }
     }
-    var low = [Double](repeating: -.infinity, count: blockCount)
-    var high = [Double](repeating: .infinity, count: blockCount)
+    var low = ReplanTables.take(&tables.low)
+    low.append(contentsOf: repeatElement(-.infinity, count: blockCount))
+    var high = ReplanTables.take(&tables.high)
+    high.append(contentsOf: repeatElement(.infinity, count: blockCount))
     for block in 0..<blockCount {
       for k in plan.steps(ofBlock: block) {
         determined.forEachReader(of: globalOf[Int(plan.subjects[k])]) { reader in
@@ -250,7 +264,8 @@ extension PlanSolver {
         }
       }
     }
-    var ranks = [Double](repeating: 0, count: blockCount)
+    var ranks = ReplanTables.take(&tables.ranks)
+    ranks.append(contentsOf: repeatElement(0, count: blockCount))
     let end = Double(determined.plan.blockCount)
     for block in 0..<blockCount {
       var below = low[block]
@@ -271,7 +286,7 @@ extension PlanSolver {
       guard below < rank && rank < above else { return nil }
       ranks[block] = rank
     }
-    var freed: [Int32] = []
+    var freed = ReplanTables.take(&tables.freed)
     for block in replaced {
       for k in determined.plan.steps(ofBlock: Int(block)) {
         let v = determined.plan.subjects[k]
@@ -280,6 +295,18 @@ extension PlanSolver {
     }
     reheld.sort()
     reheld.removeDuplicatesInSortedOrder()
+    // What only planning needed goes back now; the rest after the batch is committed.
+    tables.isKnown = isKnown
+    tables.starts = starts
+    tables.variables = variables
+    tables.coefficients = coefficients
+    tables.constants = constants
+    tables.written = written
+    tables.avoided = avoided
+    tables.blockOfLocal = blockOfLocal
+    tables.low = low
+    tables.high = high
+    replanTables = tables
     return BatchPlan(
       plan: plan, globalOf: globalOf, replaced: replaced, ids: ids, sources: sources,
       writtenStarts: writtenStarts, written: writtenTerms, reheld: reheld,
@@ -943,6 +970,70 @@ struct DefinitionCache {
 
   var bytes: Int {
     starts.capacity * 4 + counts.capacity + variables.capacity * 4 + coefficients.capacity * 8
+  }
+}
+
+/// The tables a later batch is planned in (``PlanSolver/replan(_:)``), kept between batches for
+/// their room: once they have grown to the batches' sizes, planning one allocates only inside
+/// its ``EqualityPlan``.
+struct ReplanTables {
+  var replaced: [Int32] = []
+  var globalOf: [Int32] = []
+  var isKnown: [Bool] = []
+  var reheld: [Int] = []
+  var starts: [Int32] = []
+  var variables: [Int32] = []
+  var coefficients: [Double] = []
+  var constants: [Double] = []
+  var ids: [ConstraintID] = []
+  var sources: [Int32] = []
+  var writtenStarts: [Int32] = []
+  var writtenTerms: [Term] = []
+  var written: [Term] = []
+  var isPlannedEntry: [Bool] = []
+  var avoided: [Bool] = []
+  var blockOfLocal: [Int32] = []
+  var low: [Double] = []
+  var high: [Double] = []
+  var ranks: [Double] = []
+  var freed: [Int32] = []
+
+  /// `table`, emptied with its room kept, leaving an empty array in its place (so that the one
+  /// returned is the only reference to its storage).
+  ///
+  /// - Complexity: O(its count).
+  static func take<Element>(_ table: inout [Element]) -> [Element] {
+    var taken: [Element] = []
+    swap(&taken, &table)
+    taken.removeAll(keepingCapacity: true)
+    return taken
+  }
+
+  /// Takes back the tables `plan` was given, once it is committed.
+  ///
+  /// - Complexity: O(1).
+  mutating func recycle(_ plan: inout PlanSolver.BatchPlan) {
+    swap(&replaced, &plan.replaced)
+    swap(&globalOf, &plan.globalOf)
+    swap(&reheld, &plan.reheld)
+    swap(&ids, &plan.ids)
+    swap(&sources, &plan.sources)
+    swap(&writtenStarts, &plan.writtenStarts)
+    swap(&writtenTerms, &plan.written)
+    swap(&isPlannedEntry, &plan.isPlannedEntry)
+    swap(&ranks, &plan.ranks)
+    swap(&freed, &plan.freed)
+  }
+
+  /// Bytes held.
+  var bytes: Int {
+    (replaced.capacity + globalOf.capacity + starts.capacity + variables.capacity
+      + sources.capacity + writtenStarts.capacity + blockOfLocal.capacity + freed.capacity) * 4
+      + (reheld.capacity + coefficients.capacity + constants.capacity + low.capacity
+        + high.capacity + ranks.capacity) * 8
+      + ids.capacity * MemoryLayout<ConstraintID>.stride
+      + (writtenTerms.capacity + written.capacity) * MemoryLayout<Term>.stride
+      + isKnown.capacity + isPlannedEntry.capacity + avoided.capacity
   }
 }
 

@@ -66,6 +66,8 @@ public struct PlanSolver: LayoutSolver {
   var definitions = DefinitionCache()
   /// Marks and numbers by variable and block, for the walks of later batches, kept for their room.
   var scratchMarks = ScratchMarks()
+  /// The tables later batches are planned in, kept for their room.
+  var replanTables = ReplanTables()
   /// The sum a definition is written out in, and the room a block is solved in for its
   /// definitions, kept between calls.
   var definitionSum = DeterminedDefinitions.Sum()
@@ -535,7 +537,7 @@ public struct PlanSolver: LayoutSolver {
       + reportedChanges.capacity * MemoryLayout<(Int32, Double)>.stride
       + reducedConstantUpdates.capacity * MemoryLayout<(row: Int, constant: Double)>.stride
       + definitions.bytes + restoreSeeds.capacity * 4 + scratchMarks.bytes
-      + definitionProbe.bytes + definitionInputs.capacity * 16
+      + definitionProbe.bytes + definitionInputs.capacity * 16 + replanTables.bytes
     return figures
   }
 
