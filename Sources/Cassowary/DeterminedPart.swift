@@ -334,21 +334,7 @@ struct DeterminedPart {
     let steps = source.steps(ofBlock: block)
     if plan.blockStarts.isEmpty { plan.blockStarts = [0] }
     if plan.otherStarts.isEmpty { plan.otherStarts = [0] }
-    if steps.count > 1 {
-      let size = steps.count
-      let factorStart = Int(source.factorStarts[block])
-      let permutationStart = Int(source.permutationStarts[block])
-      plan.factorStarts.append(Int32(plan.factors.count))
-      plan.permutationStarts.append(Int32(plan.permutations.count))
-      plan.factors.append(contentsOf: source.factors[factorStart..<factorStart + size * size])
-      plan.permutations.append(
-        contentsOf: source.permutations[permutationStart..<permutationStart + size])
-      plan.largestBlock = max(plan.largestBlock, size)
-    } else {
-      plan.factorStarts.append(-1)
-      plan.permutationStarts.append(-1)
-      plan.largestBlock = max(plan.largestBlock, 1)
-    }
+    plan.appendFactors(ofBlock: block, of: source)
     var written: [Term] = []
     for k in steps {
       let step = Int32(plan.subjects.count)
@@ -431,20 +417,7 @@ struct DeterminedPart {
     for (position, block) in order.enumerated() {
       newIndex[block] = Int32(position)
       let steps = plan.steps(ofBlock: block)
-      if steps.count > 1 {
-        let size = steps.count
-        let factorStart = Int(plan.factorStarts[block])
-        let permutationStart = Int(plan.permutationStarts[block])
-        packed.factorStarts.append(Int32(packed.factors.count))
-        packed.permutationStarts.append(Int32(packed.permutations.count))
-        packed.factors.append(contentsOf: plan.factors[factorStart..<factorStart + size * size])
-        packed.permutations.append(
-          contentsOf: plan.permutations[permutationStart..<permutationStart + size])
-      } else {
-        packed.factorStarts.append(-1)
-        packed.permutationStarts.append(-1)
-      }
-      packed.largestBlock = max(packed.largestBlock, steps.count)
+      packed.appendFactors(ofBlock: block, of: plan)
       for k in steps {
         packed.order.append(-1)
         packed.subjects.append(plan.subjects[k])
@@ -481,6 +454,27 @@ struct DeterminedPart {
 }
 
 extension EqualityPlan {
+  /// Appends block `block` of `source`'s factors and row permutation (a mark for a block of
+  /// one), as the factors of this plan's next block.
+  ///
+  /// - Complexity: O(the block's size²).
+  mutating func appendFactors(ofBlock block: Int, of source: EqualityPlan) {
+    let size = source.steps(ofBlock: block).count
+    largestBlock = max(largestBlock, size)
+    guard size > 1 else {
+      factorStarts.append(-1)
+      permutationStarts.append(-1)
+      return
+    }
+    let factorStart = Int(source.factorStarts[block])
+    let permutationStart = Int(source.permutationStarts[block])
+    factorStarts.append(Int32(factors.count))
+    permutationStarts.append(Int32(permutations.count))
+    factors.append(contentsOf: source.factors[factorStart..<factorStart + size * size])
+    permutations.append(
+      contentsOf: source.permutations[permutationStart..<permutationStart + size])
+  }
+
   /// Bytes held by the plan's tables.
   var bytes: Int {
     (order.capacity + subjects.capacity + blockStarts.capacity + otherStarts.capacity
