@@ -36,23 +36,43 @@ extension Solver {
   /// pivots that each rewrite rows) stays O(1) amortized; an eighth of the rows, because a
   /// tableau with long rows of fractional coefficients (a proportional stack's) can drift from
   /// 1e-10 to 1e-6 in a few hundred operations.
-  var driftCheckInterval: Int { max(64, rowSubject.count / 8) }
+  ///
+  /// Scaled by the headroom the last check found (``driftHeadroom``): checked after as few as
+  /// 8 units of work when the residual came close to the threshold, or when the tableau was
+  /// just rebuilt and nothing has measured it yet. Pivots on an ill-conditioned basis (long
+  /// elimination chains) leave a fresh tableau at 1e-11 where a well-conditioned one is near
+  /// 1e-15, and a single new constant on it can multiply the residual a hundredfold.
+  var driftCheckInterval: Int {
+    max(8, max(64, rowSubject.count / 8) * driftHeadroom / Self.fullDriftHeadroom)
+  }
 
-  /// Called at the end of every outermost successful operation: counts it, and past the check
-  /// interval (or after a primal simplex stopped at its pivot limit) measures the drift and
-  /// rebuilds the tableau if it is worn.
+  /// The headroom, in binary orders of magnitude below ``refactorizationThreshold``, from which
+  /// on the check interval is not shortened (2^16, about five decimal orders).
+  static var fullDriftHeadroom: Int { 16 }
+
+  /// Called at the end of every successful operation: counts it, and at the end of an
+  /// outermost one, past the check interval (or after a primal simplex stopped at its pivot
+  /// limit) measures the drift and rebuilds the tableau if it is worn. Operations inside a batch
+  /// count as work too: a batch of many operations wears the tableau as they would one by one.
   mutating func refactorIfWorn() {
-    guard batchDepth == 0 else { return }
     workSinceDriftCheck += 1
+    guard batchDepth == 0 else { return }
     guard
       needsRefactorization
         || workSinceDriftCheck + pivotCount - pivotsAtDriftCheck >= driftCheckInterval
     else { return }
     workSinceDriftCheck = 0
     pivotsAtDriftCheck = pivotCount
-    guard
-      needsRefactorization || isFilledIn || largestScaledResidual() > refactorizationThreshold
-    else { return }
+    if !needsRefactorization && !isFilledIn {
+      let residual = largestScaledResidual()
+      if residual <= refactorizationThreshold {
+        driftHeadroom =
+          residual > 0
+          ? min(Self.fullDriftHeadroom, (refactorizationThreshold / residual).exponent)
+          : Self.fullDriftHeadroom
+        return
+      }
+    }
     needsRefactorization = false
     // A rebuild that fails (a dense tableau over its memory budget) leaves the solver as it was.
     do throws(SolverError) {

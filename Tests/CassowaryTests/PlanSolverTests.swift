@@ -420,6 +420,7 @@ extension PlanSolver {
 
   @Test(arguments: [
     UInt64(9_939_313_075_966_296_764), 1_698_011_538_068_503_890, 8_175_487_417_494_477_562,
+    13_742_472_491_895_081_520,
   ])
   func randomReplacementsRegressions(seed: UInt64) throws {
     try checkOperations(seed: seed, replacing: true)
