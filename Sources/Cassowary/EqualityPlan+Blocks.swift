@@ -7,16 +7,34 @@ extension EqualityPlan.Incidence {
   /// Tarjan's algorithm, iterative: it finishes a component only after every component reachable
   /// from it, which is the evaluation order.
   func blocks(of matching: EqualityPlan.Matching) -> (members: [Int32], starts: [Int32]) {
+    var workspace = EqualityPlan.Workspace()
+    blocks(of: matching, in: &workspace)
+    return (workspace.members, workspace.starts)
+  }
+
+  /// ``blocks(of:)``, written to `workspace.members` and `workspace.starts` in the room of
+  /// `workspace`'s tables.
+  func blocks(of matching: EqualityPlan.Matching, in workspace: inout EqualityPlan.Workspace) {
     let count = equalityCount
-    var index = [Int32](repeating: -1, count: count)
-    var low = [Int32](repeating: 0, count: count)
-    var onStack = [Bool](repeating: false, count: count)
-    var stack: [Int32] = []
+    var index = EqualityPlan.Workspace.take(&workspace.index, filledWith: -1, count: count)
+    var low = EqualityPlan.Workspace.take(&workspace.low, filledWith: 0, count: count)
+    var onStack = EqualityPlan.Workspace.take(&workspace.onStack, filledWith: false, count: count)
+    var stack = EqualityPlan.Workspace.take(&workspace.stack)
     // Each frame: an equality and the position of the next term to follow.
-    var work: [(equality: Int32, position: Int32)] = []
-    var members: [Int32] = []
-    var starts: [Int32] = [0]
+    var work = EqualityPlan.Workspace.take(&workspace.work)
+    var members = EqualityPlan.Workspace.take(&workspace.members)
+    var starts = EqualityPlan.Workspace.take(&workspace.starts)
+    starts.append(0)
     members.reserveCapacity(count)
+    defer {
+      workspace.index = index
+      workspace.low = low
+      workspace.onStack = onStack
+      workspace.stack = stack
+      workspace.work = work
+      workspace.members = members
+      workspace.starts = starts
+    }
     var nextIndex: Int32 = 0
     for root in 0..<count where matching.subject[root] >= 0 && index[root] < 0 {
       work.append((Int32(root), -1))  // -1: not visited yet
@@ -62,7 +80,6 @@ extension EqualityPlan.Incidence {
         }
       }
     }
-    return (members, starts)
   }
 }
 
@@ -73,15 +90,67 @@ extension EqualityPlan {
     _ blocks: (members: [Int32], starts: [Int32]), _ incidence: Incidence, _ matching: Matching,
     constants equalityConstants: [Double]
   ) throws(EqualityPlanError) {
-    let (members, starts) = blocks
-    order = members
-    subjects = members.map { matching.subject[Int($0)] }
-    blockStarts = starts
-    constants = members.map { equalityConstants[Int($0)] }
-    pivots = [Double](repeating: 0, count: members.count)
-    subjectPositions = [UInt8](repeating: Self.unplacedSubject, count: members.count)
+    var workspace = Workspace()
+    workspace.members = blocks.members
+    workspace.starts = blocks.starts
+    try factorize(incidence, matching, constants: equalityConstants, in: &workspace)
+  }
+
+  /// ``factorize(_:_:_:constants:)`` of the blocks in `workspace.members` and
+  /// `workspace.starts`, into this plan's tables emptied with their room kept, with the rest of
+  /// `workspace` for room.
+  mutating func factorize(
+    _ incidence: Incidence, _ matching: Matching, constants equalityConstants: [Double],
+    in workspace: inout Workspace
+  ) throws(EqualityPlanError) {
+    let members = workspace.members, starts = workspace.starts
+    // A first plan takes the blocks' tables as they are; a plan made again copies them into
+    // its own room, leaving the workspace's for the next.
+    if order.capacity == 0 {
+      order = members
+    } else {
+      order.removeAll(keepingCapacity: true)
+      order.append(contentsOf: members)
+    }
+    if subjects.capacity == 0 {
+      subjects = members.map { matching.subject[Int($0)] }
+    } else {
+      subjects.removeAll(keepingCapacity: true)
+      for e in members { subjects.append(matching.subject[Int(e)]) }
+    }
+    if blockStarts.capacity == 0 {
+      blockStarts = starts
+    } else {
+      blockStarts.removeAll(keepingCapacity: true)
+      blockStarts.append(contentsOf: starts)
+    }
+    if constants.capacity == 0 {
+      constants = members.map { equalityConstants[Int($0)] }
+    } else {
+      constants.removeAll(keepingCapacity: true)
+      for e in members { constants.append(equalityConstants[Int(e)]) }
+    }
+    pivots = Workspace.take(&pivots, filledWith: 0, count: members.count)
+    subjectPositions = Workspace.take(
+      &subjectPositions, filledWith: Self.unplacedSubject, count: members.count)
+    otherStarts.removeAll(keepingCapacity: true)
+    otherStarts.append(0)
+    otherVariables.removeAll(keepingCapacity: true)
+    otherCoefficients.removeAll(keepingCapacity: true)
+    factors.removeAll(keepingCapacity: true)
+    factorStarts.removeAll(keepingCapacity: true)
+    permutationStarts.removeAll(keepingCapacity: true)
+    permutations.removeAll(keepingCapacity: true)
+    largestBlock = 0
     // The column of each variable in the block being laid out, -1 outside it.
-    var column = [Int32](repeating: -1, count: variableCount)
+    var column = Workspace.take(&workspace.column, filledWith: -1, count: variableCount)
+    var matrix = Workspace.take(&workspace.matrix)
+    var permutation = Workspace.take(&workspace.permutation)
+    defer {
+      workspace.column = column
+      workspace.matrix = matrix
+      workspace.permutation = permutation
+    }
     // The tables are sized exactly first: they are held as long as the plan is, and grown by
     // doubling they would hold up to twice what they need.
     var otherCount = 0
@@ -112,7 +181,6 @@ extension EqualityPlan {
     permutations.reserveCapacity(permutationCount)
     factorStarts.reserveCapacity(starts.count - 1)
     permutationStarts.reserveCapacity(starts.count - 1)
-    var matrix: [Double] = []
     for block in 0..<starts.count - 1 {
       let steps = Int(starts[block])..<Int(starts[block + 1])
       let size = steps.count
@@ -163,7 +231,8 @@ extension EqualityPlan {
         permutationStarts.append(-1)
         continue
       }
-      var permutation = Array(Int32(0)..<Int32(size))
+      permutation.removeAll(keepingCapacity: true)
+      permutation.append(contentsOf: Int32(0)..<Int32(size))
       guard Self.decompose(&matrix, size: size, permutation: &permutation) else {
         throw .singularBlock(equalities: members[steps].map(Int.init).sorted())
       }

@@ -66,10 +66,24 @@ extension EqualityPlan {
     /// height defined by the row above it puts the whole column above into the label's
     /// intrinsic-height constraint.)
     func maximumMatching(avoiding avoided: [Bool]) -> Matching {
-      var matching = Matching(
-        subject: [Int32](repeating: -1, count: equalityCount),
-        owner: [Int32](repeating: -1, count: isKnown.count))
-      var leftOver: [Int] = []
+      var workspace = EqualityPlan.Workspace()
+      maximumMatching(avoiding: avoided, in: &workspace)
+      return workspace.matching
+    }
+
+    /// ``maximumMatching(avoiding:)``, written to `workspace.matching` in the room of
+    /// `workspace`'s tables.
+    func maximumMatching(avoiding avoided: [Bool], in workspace: inout EqualityPlan.Workspace) {
+      var matching = EqualityPlan.Matching(
+        subject: EqualityPlan.Workspace.take(
+          &workspace.matching.subject, filledWith: -1, count: equalityCount),
+        owner: EqualityPlan.Workspace.take(
+          &workspace.matching.owner, filledWith: -1, count: isKnown.count))
+      var leftOver = EqualityPlan.Workspace.take(&workspace.leftOver)
+      defer {
+        workspace.matching = matching
+        workspace.leftOver = leftOver
+      }
       for e in 0..<equalityCount {
         var taken = false
         for index in terms(of: e) {
@@ -83,20 +97,30 @@ extension EqualityPlan {
         }
         if !taken { leftOver.append(e) }
       }
-      guard !leftOver.isEmpty else { return matching }
+      guard !leftOver.isEmpty else { return }
       // Each search marks the variables it reaches with its own epoch, and records the
       // equality it reached each one from.
-      var reachedIn = [Int32](repeating: -1, count: isKnown.count)
-      var reachedFrom = [Int32](repeating: -1, count: isKnown.count)
-      var frontier: [Int32] = [], next: [Int32] = []
+      var reachedIn = EqualityPlan.Workspace.take(
+        &workspace.reachedIn, filledWith: -1, count: isKnown.count)
+      var reachedFrom = EqualityPlan.Workspace.take(
+        &workspace.reachedFrom, filledWith: -1, count: isKnown.count)
+      var frontier = EqualityPlan.Workspace.take(&workspace.frontier)
+      var next = EqualityPlan.Workspace.take(&workspace.next)
       var epoch: Int32 = 0
-      var stillLeft: [Int] = []
+      var stillLeft = EqualityPlan.Workspace.take(&workspace.stillLeft)
+      defer {
+        workspace.reachedIn = reachedIn
+        workspace.reachedFrom = reachedFrom
+        workspace.frontier = frontier
+        workspace.next = next
+        workspace.stillLeft = stillLeft
+      }
       // Whether a search of the first stage passed over an avoided free variable: if none did,
       // every equality it left over has no augmenting path at all, and never will have.
       var passedAvoided = false
       for allowAvoided in [false, true] {
         if allowAvoided && !passedAvoided { break }
-        stillLeft.removeAll()
+        stillLeft.removeAll(keepingCapacity: true)
         for root in leftOver {
           epoch += 1
           frontier.removeAll(keepingCapacity: true)
@@ -139,9 +163,8 @@ extension EqualityPlan {
             v = e == Int32(root) ? -1 : previous
           }
         }
-        leftOver = stillLeft
+        swap(&leftOver, &stillLeft)
       }
-      return matching
     }
   }
 
@@ -150,5 +173,64 @@ extension EqualityPlan {
   struct Matching {
     var subject: [Int32]
     var owner: [Int32]
+  }
+
+  /// The tables planning works in (matching, searches, blocks, factorization), kept by a client
+  /// that plans again and again (``PlanSolver``'s later batches) for their room: planning then
+  /// allocates only where a table outgrows it.
+  struct Workspace {
+    var matching = Matching(subject: [], owner: [])
+    var leftOver: [Int] = []
+    var stillLeft: [Int] = []
+    var reachedIn: [Int32] = []
+    var reachedFrom: [Int32] = []
+    var frontier: [Int32] = []
+    var next: [Int32] = []
+    var index: [Int32] = []
+    var low: [Int32] = []
+    var onStack: [Bool] = []
+    var stack: [Int32] = []
+    var work: [(equality: Int32, position: Int32)] = []
+    var members: [Int32] = []
+    var starts: [Int32] = []
+    var column: [Int32] = []
+    var matrix: [Double] = []
+    var permutation: [Int32] = []
+
+    /// `table`, emptied with its room kept, leaving an empty array in its place (so that the
+    /// one returned is the only reference to its storage).
+    ///
+    /// - Complexity: O(its count).
+    static func take<Element>(_ table: inout [Element]) -> [Element] {
+      var taken: [Element] = []
+      swap(&taken, &table)
+      taken.removeAll(keepingCapacity: true)
+      return taken
+    }
+
+    /// `table` holding `count` copies of `filler`, in its room where it has enough (a table
+    /// new or outgrown is made at once, as `Array(repeating:count:)` does, without an append
+    /// per element), leaving an empty array in its place.
+    ///
+    /// - Complexity: O(`count`).
+    static func take<Element>(_ table: inout [Element], filledWith filler: Element, count: Int)
+      -> [Element]
+    {
+      var taken: [Element] = []
+      swap(&taken, &table)
+      guard taken.capacity >= count else { return Array(repeating: filler, count: count) }
+      taken.removeAll(keepingCapacity: true)
+      taken.append(contentsOf: repeatElement(filler, count: count))
+      return taken
+    }
+
+    /// Bytes held.
+    var bytes: Int {
+      (matching.subject.capacity + matching.owner.capacity + reachedIn.capacity
+        + reachedFrom.capacity + frontier.capacity + next.capacity + index.capacity
+        + low.capacity + stack.capacity + members.capacity + starts.capacity + column.capacity
+        + permutation.capacity) * 4 + (leftOver.capacity + stillLeft.capacity + matrix.capacity)
+        * 8 + onStack.capacity + work.capacity * 8
+    }
   }
 }

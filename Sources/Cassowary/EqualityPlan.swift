@@ -115,14 +115,33 @@ public struct EqualityPlan: Sendable {
   init(_ incidence: Incidence, avoiding avoided: [Bool], constants: [Double])
     throws(EqualityPlanError)
   {
+    self.init()
+    var workspace = Workspace()
+    try rebuild(from: incidence, avoiding: avoided, constants: constants, in: &workspace)
+  }
+
+  /// Plans the equalities of `incidence` as ``init(_:avoiding:constants:)`` does, in this plan's
+  /// tables emptied with their room kept and with `workspace` for room: a client that plans
+  /// again and again allocates only where a table outgrows what it held.
+  ///
+  /// - Complexity: as ``init(equalities:variableCount:known:)``.
+  mutating func rebuild(
+    from incidence: Incidence, avoiding avoided: [Bool], constants: [Double],
+    in workspace: inout Workspace
+  ) throws(EqualityPlanError) {
     variableCount = incidence.isKnown.count
-    let matching = incidence.maximumMatching(avoiding: avoided)
-    unmatchedEqualities = matching.subject.indices.filter { matching.subject[$0] < 0 }
-    freeVariables = (0..<variableCount).compactMap {
-      !incidence.isKnown[$0] && matching.owner[$0] < 0 ? Variable($0) : nil
+    incidence.maximumMatching(avoiding: avoided, in: &workspace)
+    let matching = workspace.matching
+    unmatchedEqualities.removeAll(keepingCapacity: true)
+    for e in matching.subject.indices where matching.subject[e] < 0 {
+      unmatchedEqualities.append(e)
     }
-    let blocks = incidence.blocks(of: matching)
-    try factorize(blocks, incidence, matching, constants: constants)
+    freeVariables.removeAll(keepingCapacity: true)
+    for v in 0..<variableCount where !incidence.isKnown[v] && matching.owner[v] < 0 {
+      freeVariables.append(Variable(v))
+    }
+    incidence.blocks(of: matching, in: &workspace)
+    try factorize(incidence, matching, constants: constants, in: &workspace)
   }
 
   /// An empty plan over no variables, holding no storage.

@@ -220,10 +220,15 @@ extension PlanSolver {
     }
     let incidence = EqualityPlan.Incidence(
       starts: starts, variables: variables, coefficients: coefficients, isKnown: isKnown)
-    guard
-      let plan = try? EqualityPlan(incidence, avoiding: avoided, constants: constants),
-      plan.unmatchedEqualities.isEmpty
-    else { return nil }
+    var plan = EqualityPlan()
+    swap(&plan, &tables.plan)
+    do throws(EqualityPlanError) {
+      try plan.rebuild(
+        from: incidence, avoiding: avoided, constants: constants, in: &tables.workspace)
+    } catch {
+      return nil
+    }
+    guard plan.unmatchedEqualities.isEmpty else { return nil }
 
     // Ranks: above every block a new block reads, below every block that reads its variables.
     func rankOfDeterminer(_ variable: Int32) -> Double? {
@@ -974,8 +979,7 @@ struct DefinitionCache {
 }
 
 /// The tables a later batch is planned in (``PlanSolver/replan(_:)``), kept between batches for
-/// their room: once they have grown to the batches' sizes, planning one allocates only inside
-/// its ``EqualityPlan``.
+/// their room: once they have grown to the batches' sizes, planning one allocates nothing.
 struct ReplanTables {
   var replaced: [Int32] = []
   var globalOf: [Int32] = []
@@ -997,6 +1001,9 @@ struct ReplanTables {
   var high: [Double] = []
   var ranks: [Double] = []
   var freed: [Int32] = []
+  /// The batch's plan, and the room it is planned in.
+  var plan = EqualityPlan()
+  var workspace = EqualityPlan.Workspace()
 
   /// `table`, emptied with its room kept, leaving an empty array in its place (so that the one
   /// returned is the only reference to its storage).
@@ -1023,6 +1030,7 @@ struct ReplanTables {
     swap(&isPlannedEntry, &plan.isPlannedEntry)
     swap(&ranks, &plan.ranks)
     swap(&freed, &plan.freed)
+    swap(&self.plan, &plan.plan)
   }
 
   /// Bytes held.
@@ -1033,7 +1041,8 @@ struct ReplanTables {
         + high.capacity + ranks.capacity) * 8
       + ids.capacity * MemoryLayout<ConstraintID>.stride
       + (writtenTerms.capacity + written.capacity) * MemoryLayout<Term>.stride
-      + isKnown.capacity + isPlannedEntry.capacity + avoided.capacity
+      + isKnown.capacity + isPlannedEntry.capacity + avoided.capacity + plan.bytes
+      + workspace.bytes
   }
 }
 
