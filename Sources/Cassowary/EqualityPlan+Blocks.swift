@@ -36,47 +36,55 @@ extension EqualityPlan.Incidence {
       workspace.starts = starts
     }
     var nextIndex: Int32 = 0
-    for root in 0..<count where matching.subject[root] >= 0 && index[root] < 0 {
-      work.append((Int32(root), -1))  // -1: not visited yet
-      while let (node, position) = work.popLast() {
-        let e = Int(node)
-        var at: Int32
-        if position < 0 {
-          index[e] = nextIndex
-          low[e] = nextIndex
-          nextIndex += 1
-          stack.append(node)
-          onStack[e] = true
-          at = Int32(terms(of: e).lowerBound)
-        } else {
-          at = position
-        }
-        var descended = false
-        let end = Int32(terms(of: e).upperBound)
-        while at < end {
-          let v = Int(variables[Int(at)])
-          at += 1
-          let other = Int(matching.owner[v])
-          guard !isKnown[v], other >= 0, other != e else { continue }
-          if index[other] < 0 {
-            work.append((node, at))
-            work.append((Int32(other), -1))
-            descended = true
-            break
+    // Over the tables' buffers: taken from the workspace, the arrays' uniqueness is not
+    // known to the optimizer, which would check it on every write.
+    index.withUnsafeMutableBufferPointer { index in
+      low.withUnsafeMutableBufferPointer { low in
+        onStack.withUnsafeMutableBufferPointer { onStack in
+          for root in 0..<count where matching.subject[root] >= 0 && index[root] < 0 {
+            work.append((Int32(root), -1))  // -1: not visited yet
+            while let (node, position) = work.popLast() {
+              let e = Int(node)
+              var at: Int32
+              if position < 0 {
+                index[e] = nextIndex
+                low[e] = nextIndex
+                nextIndex += 1
+                stack.append(node)
+                onStack[e] = true
+                at = Int32(terms(of: e).lowerBound)
+              } else {
+                at = position
+              }
+              var descended = false
+              let end = Int32(terms(of: e).upperBound)
+              while at < end {
+                let v = Int(variables[Int(at)])
+                at += 1
+                let other = Int(matching.owner[v])
+                guard !isKnown[v], other >= 0, other != e else { continue }
+                if index[other] < 0 {
+                  work.append((node, at))
+                  work.append((Int32(other), -1))
+                  descended = true
+                  break
+                }
+                if onStack[other] { low[e] = min(low[e], index[other]) }
+              }
+              if descended { continue }
+              if low[e] == index[e] {
+                while let member = stack.popLast() {
+                  onStack[Int(member)] = false
+                  members.append(member)
+                  if member == node { break }
+                }
+                starts.append(Int32(members.count))
+              }
+              if let parent = work.last {
+                low[Int(parent.equality)] = min(low[Int(parent.equality)], low[e])
+              }
+            }
           }
-          if onStack[other] { low[e] = min(low[e], index[other]) }
-        }
-        if descended { continue }
-        if low[e] == index[e] {
-          while let member = stack.popLast() {
-            onStack[Int(member)] = false
-            members.append(member)
-            if member == node { break }
-          }
-          starts.append(Int32(members.count))
-        }
-        if let parent = work.last {
-          low[Int(parent.equality)] = min(low[Int(parent.equality)], low[e])
         }
       }
     }

@@ -84,18 +84,24 @@ extension EqualityPlan {
         workspace.matching = matching
         workspace.leftOver = leftOver
       }
-      for e in 0..<equalityCount {
-        var taken = false
-        for index in terms(of: e) {
-          let v = Int(variables[index])
-          if !isKnown[v] && !avoided[v] && matching.owner[v] < 0 {
-            matching.owner[v] = Int32(e)
-            matching.subject[e] = Int32(v)
-            taken = true
-            break
+      // Over the tables' buffers: taken from the workspace, the arrays' uniqueness is not
+      // known to the optimizer, which would check it on every write.
+      matching.owner.withUnsafeMutableBufferPointer { owner in
+        matching.subject.withUnsafeMutableBufferPointer { subject in
+          for e in 0..<equalityCount {
+            var taken = false
+            for index in terms(of: e) {
+              let v = Int(variables[index])
+              if !isKnown[v] && !avoided[v] && owner[v] < 0 {
+                owner[v] = Int32(e)
+                subject[e] = Int32(v)
+                taken = true
+                break
+              }
+            }
+            if !taken { leftOver.append(e) }
           }
         }
-        if !taken { leftOver.append(e) }
       }
       guard !leftOver.isEmpty else { return }
       // Each search marks the variables it reaches with its own epoch, and records the
