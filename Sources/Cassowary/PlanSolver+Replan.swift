@@ -92,10 +92,9 @@ extension PlanSolver {
   ///
   /// - Complexity: O(terms planned + readers of their variables).
   mutating func replan(_ batch: ConstraintBatch) -> BatchPlan? {
-    // The tables are taken out of the solver while they are filled, and given back after.
-    var tables = replanTables
-    replanTables = ReplanTables()
-    var replaced = ReplanTables.take(&tables.replaced)
+    // Each table is taken out of the solver's while it is filled, and given back after:
+    // taking the whole set out would copy and release every one of them.
+    var replaced = ReplanTables.take(&replanTables.replaced)
     for block in determined.pendingBlocks where determined.isActive[Int(block)] {
       replaced.append(block)
     }
@@ -118,9 +117,9 @@ extension PlanSolver {
       }
     }
     marks.grow(variables: largestVariable + 1, blocks: determined.plan.blockCount)
-    var globalOf = ReplanTables.take(&tables.globalOf)
-    var isKnown = ReplanTables.take(&tables.isKnown)
-    var reheld = ReplanTables.take(&tables.reheld)
+    var globalOf = ReplanTables.take(&replanTables.globalOf)
+    var isKnown = ReplanTables.take(&replanTables.isKnown)
+    var reheld = ReplanTables.take(&replanTables.reheld)
     func local(_ variable: Int32, mayOpen: Bool = false) -> Int32 {
       if let id = marks.local(of: variable) { return id }
       let id = Int32(globalOf.count)
@@ -152,16 +151,16 @@ extension PlanSolver {
         _ = local(determined.plan.subjects[k])
       }
     }
-    var starts = ReplanTables.take(&tables.starts)
+    var starts = ReplanTables.take(&replanTables.starts)
     starts.append(0)
-    var variables = ReplanTables.take(&tables.variables)
-    var coefficients = ReplanTables.take(&tables.coefficients)
-    var constants = ReplanTables.take(&tables.constants)
-    var ids = ReplanTables.take(&tables.ids)
-    var sources = ReplanTables.take(&tables.sources)
-    var writtenStarts = ReplanTables.take(&tables.writtenStarts)
+    var variables = ReplanTables.take(&replanTables.variables)
+    var coefficients = ReplanTables.take(&replanTables.coefficients)
+    var constants = ReplanTables.take(&replanTables.constants)
+    var ids = ReplanTables.take(&replanTables.ids)
+    var sources = ReplanTables.take(&replanTables.sources)
+    var writtenStarts = ReplanTables.take(&replanTables.writtenStarts)
     writtenStarts.append(0)
-    var writtenTerms = ReplanTables.take(&tables.writtenTerms)
+    var writtenTerms = ReplanTables.take(&replanTables.writtenTerms)
     func append(_ terms: some Sequence<Term>, mayOpen: Bool = false) {
       let first = variables.count
       for term in terms {
@@ -186,7 +185,7 @@ extension PlanSolver {
       starts.append(Int32(variables.count))
       writtenStarts.append(Int32(writtenTerms.count))
     }
-    var written = ReplanTables.take(&tables.written)
+    var written = ReplanTables.take(&replanTables.written)
     for block in replaced {
       for k in determined.plan.steps(ofBlock: Int(block)) where !determined.isRemoved[k] {
         written.removeAll(keepingCapacity: true)
@@ -197,7 +196,7 @@ extension PlanSolver {
         sources.append(Int32(k))
       }
     }
-    var isPlannedEntry = ReplanTables.take(&tables.isPlannedEntry)
+    var isPlannedEntry = ReplanTables.take(&replanTables.isPlannedEntry)
     isPlannedEntry.append(contentsOf: repeatElement(false, count: batch.count))
     for (index, entry) in batch.entries.enumerated()
     where entry.relation == .equal && entry.priority.isRequired {
@@ -211,7 +210,7 @@ extension PlanSolver {
     guard !ids.isEmpty || !replaced.isEmpty else { return nil }
     // What the batch's other constraints mention is left free where the structure allows, to
     // be bounded or reduced.
-    var avoided = ReplanTables.take(&tables.avoided)
+    var avoided = ReplanTables.take(&replanTables.avoided)
     avoided.append(contentsOf: repeatElement(false, count: globalOf.count))
     for (index, entry) in batch.entries.enumerated() where !isPlannedEntry[index] {
       for position in Int(entry.termStart)..<Int(entry.termStart + entry.termCount) {
@@ -221,10 +220,10 @@ extension PlanSolver {
     let incidence = EqualityPlan.Incidence(
       starts: starts, variables: variables, coefficients: coefficients, isKnown: isKnown)
     var plan = EqualityPlan()
-    swap(&plan, &tables.plan)
+    swap(&plan, &replanTables.plan)
     do throws(EqualityPlanError) {
       try plan.rebuild(
-        from: incidence, avoiding: avoided, constants: constants, in: &tables.workspace)
+        from: incidence, avoiding: avoided, constants: constants, in: &replanTables.workspace)
     } catch {
       return nil
     }
@@ -237,14 +236,14 @@ extension PlanSolver {
       return isReplaced(block) ? nil : determined.rank(of: block)
     }
     let blockCount = plan.blockCount
-    var blockOfLocal = ReplanTables.take(&tables.blockOfLocal)
+    var blockOfLocal = ReplanTables.take(&replanTables.blockOfLocal)
     blockOfLocal.append(contentsOf: repeatElement(-1, count: globalOf.count))
     for block in 0..<blockCount {
       for k in plan.steps(ofBlock: block) { blockOfLocal[Int(plan.subjects[k])] = Int32(block) }
     }
-    var low = ReplanTables.take(&tables.low)
+    var low = ReplanTables.take(&replanTables.low)
     low.append(contentsOf: repeatElement(-.infinity, count: blockCount))
-    var high = ReplanTables.take(&tables.high)
+    var high = ReplanTables.take(&replanTables.high)
     high.append(contentsOf: repeatElement(.infinity, count: blockCount))
     for block in 0..<blockCount {
       for k in plan.steps(ofBlock: block) {
@@ -269,7 +268,7 @@ extension PlanSolver {
         }
       }
     }
-    var ranks = ReplanTables.take(&tables.ranks)
+    var ranks = ReplanTables.take(&replanTables.ranks)
     ranks.append(contentsOf: repeatElement(0, count: blockCount))
     let end = Double(determined.plan.blockCount)
     for block in 0..<blockCount {
@@ -291,7 +290,7 @@ extension PlanSolver {
       guard below < rank && rank < above else { return nil }
       ranks[block] = rank
     }
-    var freed = ReplanTables.take(&tables.freed)
+    var freed = ReplanTables.take(&replanTables.freed)
     for block in replaced {
       for k in determined.plan.steps(ofBlock: Int(block)) {
         let v = determined.plan.subjects[k]
@@ -301,17 +300,16 @@ extension PlanSolver {
     reheld.sort()
     reheld.removeDuplicatesInSortedOrder()
     // What only planning needed goes back now; the rest after the batch is committed.
-    tables.isKnown = isKnown
-    tables.starts = starts
-    tables.variables = variables
-    tables.coefficients = coefficients
-    tables.constants = constants
-    tables.written = written
-    tables.avoided = avoided
-    tables.blockOfLocal = blockOfLocal
-    tables.low = low
-    tables.high = high
-    replanTables = tables
+    replanTables.isKnown = isKnown
+    replanTables.starts = starts
+    replanTables.variables = variables
+    replanTables.coefficients = coefficients
+    replanTables.constants = constants
+    replanTables.written = written
+    replanTables.avoided = avoided
+    replanTables.blockOfLocal = blockOfLocal
+    replanTables.low = low
+    replanTables.high = high
     return BatchPlan(
       plan: plan, globalOf: globalOf, replaced: replaced, ids: ids, sources: sources,
       writtenStarts: writtenStarts, written: writtenTerms, reheld: reheld,
@@ -1012,7 +1010,7 @@ struct ReplanTables {
   static func take<Element>(_ table: inout [Element]) -> [Element] {
     var taken: [Element] = []
     swap(&taken, &table)
-    taken.removeAll(keepingCapacity: true)
+    taken.removeAllKeepingCapacity()
     return taken
   }
 
