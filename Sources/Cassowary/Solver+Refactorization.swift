@@ -7,9 +7,10 @@
 /// codes answer this by refactorizing the basis from the original data every so often; here the
 /// original data are the constraint records, so the tableau is rebuilt from them (``rebuild()``).
 ///
-/// The rebuild is triggered by measurement, not by a clock alone. After every outermost
-/// operation the solver counts its work (operations and pivots); once that passes an interval
-/// proportional to the tableau's size, it evaluates every constraint's equation at the current
+/// The rebuild is triggered by measurement, not by a clock alone. The solver counts its work
+/// (operations, inside batches too, and pivots); at the end of an outermost operation, once that
+/// passes an interval proportional to the tableau's size (shorter while the last check found
+/// the residual near the threshold, and after a rebuild), it evaluates every constraint's equation at the current
 /// values (``largestScaledResidual()``, a pass over the constraints' terms, so the check costs
 /// O(1) amortized per unit of work) and rebuilds only when some equation is off by more than
 /// ``refactorizationThreshold`` of the magnitudes it was computed from: orders of magnitude
