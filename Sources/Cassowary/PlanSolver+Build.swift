@@ -605,7 +605,7 @@ extension PlanSolver {
       try fresh.suggestValue(Variable(id: variable), edit.value)
     }
     // Its inner tableau is checked early, as a sparse solver's rebuilt one is.
-    fresh.inner.core.driftHeadroom = 0
+    fresh.inner.core.driftHeadroom = Solver<SparseTableau>.rebuiltDriftHeadroom
     fresh.synchronize()
     // The client hears of what differs from what it was told. Variables past the last one told
     // something other than 0, and past those the new system holds, need no entries.

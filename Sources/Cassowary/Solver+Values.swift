@@ -126,7 +126,7 @@ extension Solver {
     refactorizations = saved.refactorizations
     // Checked early: how close to the threshold a rebuild's own round-off comes depends on how
     // well conditioned its pivots were.
-    driftHeadroom = 0
+    driftHeadroom = Self.rebuiltDriftHeadroom
     // Keep reporting changes against what the client last saw, including variables that no
     // constraint mentions any more (they now read 0).
     growVariables(to: reported.count)

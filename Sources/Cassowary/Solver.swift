@@ -66,8 +66,8 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   var workSinceDriftCheck = 0
   var pivotsAtDriftCheck = 0
   /// Binary orders of magnitude between the residual the last drift check measured and
-  /// ``refactorizationThreshold``, at most ``fullDriftHeadroom``; 0 after a rebuild, until the
-  /// first check measures the fresh tableau (see ``driftCheckInterval``).
+  /// ``refactorizationThreshold``, at most ``fullDriftHeadroom``; ``rebuiltDriftHeadroom`` after
+  /// a rebuild, until the first check measures the fresh tableau (see ``driftCheckInterval``).
   var driftHeadroom = Self.fullDriftHeadroom
   /// Set when a primal optimization stopped at its pivot limit: the operation ends with a
   /// rebuild.
