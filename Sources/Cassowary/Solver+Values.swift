@@ -125,8 +125,11 @@ extension Solver {
     degenerateLongSteps += saved.degenerateLongSteps
     refactorizations = saved.refactorizations
     // Checked early: how close to the threshold a rebuild's own round-off comes depends on how
-    // well conditioned its pivots were.
+    // well conditioned its pivots were. The work is counted from here: the pivots added back
+    // above were made on the tableau this one replaces.
     driftHeadroom = Self.rebuiltDriftHeadroom
+    workSinceDriftCheck = 0
+    pivotsAtDriftCheck = pivotCount
     // Keep reporting changes against what the client last saw, including variables that no
     // constraint mentions any more (they now read 0).
     growVariables(to: reported.count)
