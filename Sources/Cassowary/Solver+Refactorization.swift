@@ -40,9 +40,10 @@ extension Solver {
   ///
   /// Scaled by the headroom the last check found (``driftHeadroom``): checked after as few as
   /// 8 units of work when the residual came close to the threshold, and after a sixteenth of
-  /// the interval when the tableau was just rebuilt and nothing has measured it yet. Pivots on an ill-conditioned basis (long
-  /// elimination chains) leave a fresh tableau at 1e-11 where a well-conditioned one is near
-  /// 1e-15, and a single new constant on it can multiply the residual a hundredfold.
+  /// the interval when the tableau was just rebuilt and nothing has measured it yet. Pivots on
+  /// an ill-conditioned basis (long elimination chains) leave a fresh tableau at 1e-11 where a
+  /// well-conditioned one is near 1e-15, and a single new constant on it can multiply the
+  /// residual a hundredfold.
   var driftCheckInterval: Int {
     max(8, max(64, rowSubject.count / 8) * driftHeadroom / Self.fullDriftHeadroom)
   }
@@ -55,15 +56,14 @@ extension Solver {
   /// interval, 8 units of work on a small tableau, where an ill-conditioned rebuild was seen to
   /// drift past the threshold within 20 pivots. Not none: a client that solves from scratch
   /// every few operations (the full mode's phases) would pay a check, a pass over every
-  /// constraint, after each rebuild (2.7 % of a form's full solve at 10,000 views).
+  /// constraint, after each rebuild.
   static var rebuiltDriftHeadroom: Int { 1 }
 
   /// Called at the end of every outermost successful operation: counts it, and past the check
   /// interval (or after a primal simplex stopped at its pivot limit) measures the drift and
   /// rebuilds the tableau if it is worn. A batch counts as one operation plus its pivots:
-  /// pivots are what multiply round-off, while a new constant adds a rounding's worth, and
-  /// counting each of a size-class switch's thousands of operations cost 3.6 % of it in
-  /// checks at 10,000 views.
+  /// pivots are what multiply round-off, while a new constant adds a rounding's worth, and a
+  /// size-class switch's thousands of operations would otherwise each count.
   mutating func refactorIfWorn() {
     guard batchDepth == 0 else { return }
     workSinceDriftCheck += 1
