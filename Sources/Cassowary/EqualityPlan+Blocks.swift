@@ -92,21 +92,10 @@ extension EqualityPlan.Incidence {
 }
 
 extension EqualityPlan {
-  /// Lays the blocks out for evaluation: each equality's constant and its terms outside its
-  /// block, and each larger block's LU factors (partial pivoting).
-  mutating func factorize(
-    _ blocks: (members: [Int32], starts: [Int32]), _ incidence: Incidence, _ matching: Matching,
-    constants equalityConstants: [Double]
-  ) throws(EqualityPlanError) {
-    var workspace = Workspace()
-    workspace.members = blocks.members
-    workspace.starts = blocks.starts
-    try factorize(incidence, matching, constants: equalityConstants, in: &workspace)
-  }
-
-  /// ``factorize(_:_:_:constants:)`` of the blocks in `workspace.members` and
-  /// `workspace.starts`, into this plan's tables emptied with their room kept, with the rest of
-  /// `workspace` for room.
+  /// Lays the blocks in `workspace.members` and `workspace.starts` out for evaluation, in this
+  /// plan's tables emptied with their room kept and with the rest of `workspace` for room: each
+  /// equality's constant and its terms outside its block, and each larger block's LU factors
+  /// (partial pivoting).
   mutating func factorize(
     _ incidence: Incidence, _ matching: Matching, constants equalityConstants: [Double],
     in workspace: inout Workspace
