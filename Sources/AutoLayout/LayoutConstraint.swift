@@ -45,20 +45,24 @@ public final class LayoutConstraint {
   /// The item on the left side; `nil` once the item is gone.
   ///
   /// A constraint does not keep its items alive (UIKit's are `unowned(unsafe)`). The references
-  /// are unowned rather than weak, because the side table that a weak reference gives its
-  /// object makes every retain and release of that object take the slow path (7 to 14 % of a
-  /// scene's build, a third of a layout pass); instead, an item that goes marks the token its
-  /// constraints hold as gone (``ItemLifetime``), so they read it as `nil`, as weak ones
-  /// would.
+  /// are neither weak nor checked unowned ones: a weak reference gives its object a side table
+  /// that makes every retain and release of it take the slow path (7 to 14 % of a scene's
+  /// build, a third of a layout pass), and a checked unowned read costs an atomic retain. An
+  /// item instead keeps a list of the constraints that refer to it (see
+  /// ``LayoutItem/firstConstraint``) and, as it goes, marks itself gone in each of them, so
+  /// they read it as `nil`, as weak ones would.
   public var firstItem: LayoutItem? { isFirstItemGone ? nil : storedFirstItem }
   /// The item on the right side, if any; `nil` once the item is gone.
   public var secondItem: LayoutItem? { isSecondItemGone ? nil : storedSecondItem }
   var unretainedFirstItem: Unmanaged<LayoutItem>? {
-    isFirstItemGone ? nil : .passUnretained(storedFirstItem)
+    isFirstItemGone ? nil : firstItemReference
   }
   var unretainedSecondItem: Unmanaged<LayoutItem>? {
     isSecondItemGone ? nil : secondItemReference
   }
+  /// The items as stored, gone or not: read only while they are there.
+  private var storedFirstItem: LayoutItem { firstItemReference.takeUnretainedValue() }
+  private var storedSecondItem: LayoutItem? { secondItemReference?.takeUnretainedValue() }
   /// What is added to the right side. Changing it on an active constraint updates the solver in
   /// place.
   public var constant: Double {
@@ -84,8 +88,8 @@ public final class LayoutConstraint {
   }
   /// A name for the constraint in descriptions and logs.
   public var identifier: String? {
-    get { storedIdentifier }
-    set { storedIdentifier = newValue }
+    get { storedIdentifier?.name }
+    set { storedIdentifier = newValue.map(ConstraintIdentifier.init) }
   }
   /// Whether the engine broke this required constraint to recover from a conflict: it is held
   /// as the strongest optional constraint instead. Asking gives the engine the constraints it
@@ -99,32 +103,15 @@ public final class LayoutConstraint {
   // declared, and padding between narrow and wide ones would push a constraint out of
   // jemalloc's 112-byte class (FootprintTests checks it).
 
-  /// The items, fixed for the constraint's life, and whether each is gone
-  /// (``isFirstItemGone``). Constants and tokens rather than references set to nil: a stored
-  /// `var` reference is checked for exclusive access at run time on every read (some 80
-  /// instructions; a constraint's items are read a dozen times on its way into the solver), and
-  /// an unowned one must be, since assigning it releases the old reference inside the access. A
-  /// gone item is never read through them.
-  ///
-  /// Unchecked in release builds, as UIKit's: a checked unowned read costs an atomic retain
-  /// through the unowned count (about 40 instructions with its release), and keeping the
-  /// object's memory until the last unowned reference goes costs a count increment per
-  /// reference. The tokens are what keep the reads valid; debug builds (the tests) keep the
-  /// checked references, so that a read past the tokens traps there.
-  ///
-  /// The second is an `Unmanaged` in release builds: an optional `unowned(unsafe)` reference
-  /// is retained and released around every read that unwraps it.
-  #if DEBUG
-    private unowned(safe) let storedFirstItem: LayoutItem
-    private unowned(safe) let storedSecondItem: LayoutItem?
-    private var secondItemReference: Unmanaged<LayoutItem>? {
-      storedSecondItem.map { .passUnretained($0) }
-    }
-  #else
-    private unowned(unsafe) let storedFirstItem: LayoutItem
-    private let secondItemReference: Unmanaged<LayoutItem>?
-    private var storedSecondItem: LayoutItem? { secondItemReference?.takeUnretainedValue() }
-  #endif
+  /// The items, fixed for the constraint's life; a gone item is never read through them
+  /// (``isFirstItemGone``). Constants rather than references set to nil: a stored `var`
+  /// reference is checked for exclusive access at run time on every read (some 80
+  /// instructions; a constraint's items are read a dozen times on its way into the solver).
+  /// `Unmanaged`, not `unowned(unsafe)`: an optional one is retained and released around every
+  /// read that unwraps it, and an item's `deinit` compares them with itself, which a checked
+  /// unowned reference cannot do once the item has begun to go.
+  let firstItemReference: Unmanaged<LayoutItem>
+  let secondItemReference: Unmanaged<LayoutItem>?
   /// The engine the constraint is installed in, and its solver id. The engine is unowned, not
   /// weak (see ``firstItem``): an engine that goes sets it to `nil`. Unchecked in release
   /// builds, as the items are: setting a checked unowned reference releases the old one inside
@@ -135,10 +122,10 @@ public final class LayoutConstraint {
   #else
     unowned(unsafe) var engine: LayoutEngine?
   #endif
-  /// The items' tokens (``ItemLifetime``), held strongly: each is marked gone when its item
-  /// goes. The second is nil when there is no second item.
-  private let firstLifetime: ItemLifetime
-  private let secondLifetime: ItemLifetime?
+  /// The constraint's places in its items' lists of constraints (``LayoutItem/firstConstraint``):
+  /// in the first item's, and in the second item's when that is another item.
+  var firstItemLinks = ConstraintListLinks()
+  var secondItemLinks = ConstraintListLinks()
   /// What the second attribute is multiplied by.
   public let multiplier: Double
   /// The value behind ``constant``. Not public, so that the compiler sees every access and
@@ -146,14 +133,10 @@ public final class LayoutConstraint {
   /// at run time on every read (some 80 instructions), and lowering reads the constant per
   /// constraint.
   var storedConstant: Double
-  /// Behind ``identifier`` (internal, as ``storedConstant`` is).
-  var storedIdentifier: String?
+  /// Behind ``identifier``, in a box of its own: few constraints have one, and a string in
+  /// place would take 16 bytes of each.
+  var storedIdentifier: ConstraintIdentifier?
   var solverID: Int32 = -1
-  /// Where the constraint sits in its items' `activeConstraints` lists, for O(1) removal. This
-  /// and the two below are 32-bit (a list of 2³¹ references would take 16 GiB), so they are
-  /// stored from `Int` without a check.
-  var firstListIndex: Int32 = -1
-  var secondListIndex: Int32 = -1
   var storedPriority: LayoutPriority
   let kind: Kind
   /// The attribute of the first item.
@@ -165,6 +148,11 @@ public final class LayoutConstraint {
   var active = false
   /// The flag behind ``isBroken``, as the engine last set it.
   var isHeldBroken = false
+  /// Whether the first item has gone (``firstItem`` reads nil): set by the item as it goes.
+  private(set) var isFirstItemGone = false
+  /// Whether the second item has gone; false when there is none (``secondItem`` reads nil
+  /// then too).
+  private(set) var isSecondItemGone = false
 
   init(
     kind: Kind, _ firstItem: LayoutItem, _ firstAttribute: LayoutAttribute,
@@ -173,40 +161,34 @@ public final class LayoutConstraint {
     identifier: String? = nil
   ) {
     self.kind = kind
-    self.storedFirstItem = firstItem
+    self.firstItemReference = .passUnretained(firstItem)
     self.firstAttribute = firstAttribute
     self.relation = relation
-    #if DEBUG
-      self.storedSecondItem = secondItem
-    #else
-      self.secondItemReference = secondItem.map { .passUnretained($0) }
-    #endif
+    self.secondItemReference = secondItem.map { .passUnretained($0) }
     self.secondAttribute = secondAttribute
     self.multiplier = multiplier
     self.storedConstant = constant
     self.storedPriority = priority
-    self.storedIdentifier = identifier
-    firstLifetime = firstItem.lifetime()
+    self.storedIdentifier = identifier.map(ConstraintIdentifier.init)
+    let me = Unmanaged.passUnretained(self)
+    firstItem.appendToConstraintList(me)
     // Through the unretained reference: unwrapping the optional item retains and releases it.
-    #if DEBUG
-      let secondReference = secondItem.map { Unmanaged.passUnretained($0) }
-    #else
-      let secondReference = secondItemReference
-    #endif
-    if let second = secondReference {
-      secondLifetime =
-        secondItem === firstItem
-        ? firstLifetime : second._withUnsafeGuaranteedRef { $0.lifetime() }
-    } else {
-      secondLifetime = nil
+    if let second = secondItemReference, second.toOpaque() != firstItemReference.toOpaque() {
+      second._withUnsafeGuaranteedRef { $0.appendToConstraintList(me) }
     }
   }
 
-  /// Whether the first item has gone (``firstItem`` reads nil).
-  private var isFirstItemGone: Bool { firstLifetime.isGone }
-  /// Whether the second item has gone; false when there is none (``secondItem`` reads nil
-  /// then too).
-  private var isSecondItemGone: Bool { secondLifetime?.isGone ?? false }
+  deinit {
+    let me = Unmanaged.passUnretained(self)
+    if !isFirstItemGone {
+      firstItemReference._withUnsafeGuaranteedRef { $0.removeFromConstraintList(me) }
+    }
+    if let second = secondItemReference, !isSecondItemGone,
+      second.toOpaque() != firstItemReference.toOpaque()
+    {
+      second._withUnsafeGuaranteedRef { $0.removeFromConstraintList(me) }
+    }
+  }
 
   /// The view that made a system constraint (``Kind/autoresizingMask`` or
   /// ``Kind/contentSize``): its first item. Read only while that item is there (an installed
@@ -343,7 +325,7 @@ public final class LayoutConstraint {
         if row.firstItem === storedFirstItem, row.secondItem === storedSecondItem,
           row.firstAttribute == firstAttribute, row.secondAttribute == secondAttribute,
           row.relation == relation, row.multiplier == multiplier,
-          row.identifier.name == storedIdentifier
+          row.identifier.name == storedIdentifier?.name
         {
           return row
         }
@@ -390,7 +372,7 @@ public final class LayoutConstraint {
 
   /// The same constraint with an identifier, for chaining.
   public func withIdentifier(_ identifier: String) -> LayoutConstraint {
-    self.storedIdentifier = identifier
+    self.storedIdentifier = ConstraintIdentifier(identifier)
     return self
   }
 }
@@ -489,49 +471,43 @@ extension LayoutConstraint {
       secondItem.map { "\"\($0.layoutDescription).\(secondAttribute)\"" } ?? "nil")
   }
 
-  /// Marks the constraint active and lists it on its items.
+  /// Marks the constraint active. An active constraint keeps itself alive (UIKit's engine
+  /// retains its constraints) until it is deactivated or its items go.
   func attach() {
     active = true
-    let first = unretainedFirstItem
-    if let first {
-      firstListIndex = Int32(
-        truncatingIfNeeded: first._withUnsafeGuaranteedRef {
-          $0.changeActiveConstraints { $0.appendReturningIndex(self) }
-        })
-    }
-    if let second = unretainedSecondItem, second.toOpaque() != first?.toOpaque() {
-      secondListIndex = Int32(
-        truncatingIfNeeded: second._withUnsafeGuaranteedRef {
-          $0.changeActiveConstraints { $0.appendReturningIndex(self) }
-        })
-    }
+    _ = Unmanaged.passUnretained(self).retain()
   }
 
-  /// Marks the constraint inactive and takes it off its items' lists. A root's margins guide can
-  /// be in thousands of constraints, so removal swaps with the last entry instead of scanning.
+  /// Marks the constraint inactive, and lets go of the reference ``attach()`` took unless its
+  /// items went first (the last of them let go of it then). The caller holds the constraint.
   func detach() {
     active = false
-    if let firstItem, firstListIndex >= 0 {
-      firstItem.removeActiveConstraint(at: Int(firstListIndex))
+    if hasItemLeft { Unmanaged.passUnretained(self).release() }
+  }
+
+  /// Whether some item of the constraint is still there.
+  var hasItemLeft: Bool { !isFirstItemGone || (secondItemReference != nil && !isSecondItemGone) }
+
+  /// Marks `item`'s ends of the constraint gone and out of its list, as `item` goes; returns
+  /// whether the constraint is active and had no other item left, so that the item lets go of
+  /// the reference ``attach()`` took.
+  func itemWillGo(_ item: UnsafeMutableRawPointer) -> Bool {
+    if firstItemReference.toOpaque() == item {
+      isFirstItemGone = true
+      firstItemLinks = ConstraintListLinks()
     }
-    if let secondItem, secondItem !== firstItem, secondListIndex >= 0 {
-      secondItem.removeActiveConstraint(at: Int(secondListIndex))
+    if secondItemReference?.toOpaque() == item {
+      isSecondItemGone = true
+      secondItemLinks = ConstraintListLinks()
     }
-    firstListIndex = -1
-    secondListIndex = -1
+    return active && !hasItemLeft
   }
 }
 
-extension LayoutItem {
-  /// Removes the entry at `index` of `activeConstraints` by moving the last entry into its place.
-  func removeActiveConstraint(at index: Int) {
-    guard let last = changeActiveConstraints({ $0.removeMovingLast(at: index) }) else { return }
-    if last.firstItem === self {
-      last.firstListIndex = Int32(truncatingIfNeeded: index)
-    } else {
-      last.secondListIndex = Int32(truncatingIfNeeded: index)
-    }
-  }
+/// A constraint's identifier, boxed (see ``LayoutConstraint/storedIdentifier``).
+final class ConstraintIdentifier {
+  let name: String
+  init(_ name: String) { self.name = name }
 }
 
 // MARK: - Description

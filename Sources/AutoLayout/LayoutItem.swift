@@ -11,12 +11,12 @@ open class LayoutItem {
   var engineBlock: Int32 = -1
   /// How many installed solver constraints refer to the item (the block is freed at 0).
   var engineReferences = 0
-  /// The active constraints that refer to this item (in no particular order).
-  var activeConstraints: [LayoutConstraint] = []
-  /// The token the constraints that refer to this item hold, marked gone when the item goes
-  /// (constraints hold their items unowned, not weak: see ``LayoutConstraint/firstItem``); nil
-  /// until a constraint first refers to the item.
-  private var storedLifetime: ItemLifetime?
+  /// The first of the constraints that refer to this item, active or not, in the order they
+  /// were made: a list threaded through the constraints themselves
+  /// (``LayoutConstraint/firstItemLinks``), so that making, activating or dropping a
+  /// constraint allocates nothing and copies no list. The item marks itself gone in each of
+  /// them as it goes (see ``LayoutConstraint/firstItem``).
+  var firstConstraint: Unmanaged<LayoutConstraint>?
 
   init() {}
 
@@ -27,43 +27,22 @@ open class LayoutItem {
   }
 
   /// Gives back the room the item's lists grew beyond their contents, as a solve from scratch
-  /// does for the solver (see ``LayoutEngine/solveFromScratch()``), and its token when no
-  /// constraint holds it any more (the next one to refer to the item makes a new one).
-  /// Overrides add their lists.
-  func compactLists() {
-    changeActiveConstraints {
-      $0.shrinkToAppendedCapacity(firstRoom: ListGrowth.constraintListFirstRoom)
-    }
-    if isKnownUniquelyReferenced(&storedLifetime) { storedLifetime = nil }
-  }
-
-  // The list is changed out of place: moved out of its property (leaving it empty, which
-  // allocates nothing), changed, and moved back. A change that may release an element could,
-  // for all the compiler can prove, reach back into the property, and one such access keeps
-  // every access to it checked at run time (see `View.changeSubviews(_:)`). `change` must not
-  // read the same list of the same item: it is empty meanwhile.
-
-  /// Lets `change` change ``activeConstraints`` out of place.
-  @inline(__always)
-  func changeActiveConstraints<Result>(_ change: (inout [LayoutConstraint]) -> Result) -> Result {
-    var list: [LayoutConstraint] = []
-    swap(&list, &activeConstraints)
-    defer { swap(&list, &activeConstraints) }
-    return change(&list)
-  }
+  /// does for the solver (see ``LayoutEngine/solveFromScratch()``). Overrides add their lists;
+  /// the list of constraints is threaded through them and has no room to give back.
+  func compactLists() {}
 
   deinit {
-    storedLifetime?.isGone = true
-  }
-
-  /// The token a constraint that refers to this item holds, made on first use.
-  ///
-  /// - Complexity: O(1).
-  func lifetime() -> ItemLifetime {
-    if let storedLifetime { return storedLifetime }
-    let lifetime = ItemLifetime()
-    storedLifetime = lifetime
-    return lifetime
+    let me = Unmanaged.passUnretained(self).toOpaque()
+    var next = firstConstraint
+    firstConstraint = nil
+    while let constraint = next {
+      let releases = constraint._withUnsafeGuaranteedRef { constraint in
+        next = constraint.listLinks(in: me).next
+        return constraint.itemWillGo(me)
+      }
+      // The constraint was active, and this was its last item: nothing refers to it now.
+      if releases { constraint.release() }
+    }
   }
 
   /// The view whose tree holds this item: the view itself, or the guide's owning view.
@@ -159,30 +138,5 @@ extension Array {
     exact.reserveCapacity(room)
     exact.append(contentsOf: self)
     self = exact
-  }
-
-  /// Appends `element` and returns its index. An empty list gets room for
-  /// ``ListGrowth/constraintListFirstRoom``: an item's lists hold four or more constraints as a
-  /// rule (its edges and size), and growing from one element copies the list three times on
-  /// the way.
-  ///
-  /// - Complexity: O(1), amortized.
-  @inline(__always)
-  mutating func appendReturningIndex(_ element: Element) -> Int {
-    if capacity == 0 { reserveCapacity(ListGrowth.constraintListFirstRoom) }
-    append(element)
-    return count - 1
-  }
-
-  /// Removes the element at `index` by moving the last element into its place; returns the
-  /// moved element, or nil when the removed one was the last.
-  ///
-  /// - Complexity: O(1).
-  @inline(__always)
-  mutating func removeMovingLast(at index: Int) -> Element? {
-    let last = removeLast()
-    guard index < count else { return nil }
-    self[index] = last
-    return last
   }
 }

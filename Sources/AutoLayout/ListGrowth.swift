@@ -1,6 +1,6 @@
 import Synchronization
 
-/// The capacities an item's list (its constraints, subviews, arranged views, dirty subviews)
+/// The capacities a view's list (its subviews, arranged views, dirty subviews)
 /// passes through as elements are appended to it one by one, as the standard library grows an
 /// array and the allocator rounds each buffer up to its size class.
 ///
@@ -8,17 +8,12 @@ import Synchronization
 /// (``LayoutItem/compactLists()``): it leaves the list with the capacity that appending its
 /// elements to an empty list would have given it, the room a first layout of the same
 /// constraints leaves. A rounder guess (the next power of two) is wrong both ways under a
-/// size-class allocator: 17 constraint references appended hold 18 places (320 bytes with
-/// jemalloc), while room for 32 is 38 places (640 bytes), so a list shrunk to the power of two
-/// would hold twice a first layout's bytes.
+/// size-class allocator: 17 references appended hold 18 places (320 bytes with jemalloc),
+/// while room for 32 is 38 places (640 bytes), so a list shrunk to the power of two would hold
+/// twice a first layout's bytes.
 enum ListGrowth {
-  /// The room an empty list of an item's constraints gets at its first append
-  /// (`Array.appendReturningIndex(_:)`).
-  static let constraintListFirstRoom = 4
-
   /// The capacity of a list of `count` elements of type `element` built by appending them one
-  /// by one to an empty list, whose first append reserved `firstRoom` places (`Array.append`
-  /// reserves 1); 0 for no elements.
+  /// by one to an empty list; 0 for no elements.
   ///
   /// The sizes the allocator gives are learned once per element size, by reserving and
   /// freeing a buffer of each capacity on the way (a few small allocations the first time
@@ -27,12 +22,11 @@ enum ListGrowth {
   /// - Complexity: O(log `count`) the first time a count is reached, O(log log `count`)
   ///   after that (a binary search of the capacities learned), with a lock taken.
   static func appendedCapacity<Element>(
-    of element: Element.Type, count: Int, firstRoom: Int
+    of element: Element.Type, count: Int
   ) -> Int {
     guard count > 0 else { return 0 }
     let key = Key(
-      stride: MemoryLayout<Element>.stride, alignment: MemoryLayout<Element>.alignment,
-      firstRoom: firstRoom)
+      stride: MemoryLayout<Element>.stride, alignment: MemoryLayout<Element>.alignment)
     return learned.withLock { chains in
       // A few element sizes at most: a linear search, cheaper than hashing the key, as a solve
       // from scratch asks once per list.
@@ -40,7 +34,7 @@ enum ListGrowth {
       if index == chains.endIndex {
         var chain: [Int] = []
         chain.reserveCapacity(Self.longestChain)
-        chain.append(reservedCapacity(of: element, firstRoom))
+        chain.append(reservedCapacity(of: element, 1))
         chains.append((key, chain))
       }
       while chains[index].chain[chains[index].chain.count - 1] < count {
@@ -74,13 +68,12 @@ enum ListGrowth {
   private struct Key: Equatable {
     var stride: Int
     var alignment: Int
-    var firstRoom: Int
   }
 
   /// The most capacities a chain can hold: one per doubling of an `Int` count.
   private static let longestChain = Int.bitWidth
 
-  /// The capacities learned so far, in increasing order, by element size and first room; room
+  /// The capacities learned so far, in increasing order, by element size; room
   /// for more element sizes than the model has list types, reserved once.
   private static let learned = Mutex<[(key: Key, chain: [Int])]>(
     {
@@ -92,19 +85,18 @@ enum ListGrowth {
 
 extension Array {
   /// Gives back the room growth left beyond what appending the elements one by one would have
-  /// reached, from a first append that reserved `firstRoom` places
-  /// (``ListGrowth/appendedCapacity(of:count:firstRoom:)``); an empty list frees its storage. A
+  /// reached (``ListGrowth/appendedCapacity(of:count:)``); an empty list frees its storage. A
   /// list that grew while elements came and went then holds what a list built afresh would.
   ///
   /// - Complexity: O(count) when it shrinks, O(log count) otherwise.
-  mutating func shrinkToAppendedCapacity(firstRoom: Int = 1) {
+  mutating func shrinkToAppendedCapacity() {
     guard count > 0 else {
       if capacity > 0 { self = [] }
       return
     }
     // No room beyond the elements: nothing to give back, and no need to look the capacity up.
     guard capacity > count else { return }
-    let appended = ListGrowth.appendedCapacity(of: Element.self, count: count, firstRoom: firstRoom)
+    let appended = ListGrowth.appendedCapacity(of: Element.self, count: count)
     guard capacity > appended else { return }
     var smaller: [Element] = []
     smaller.reserveCapacity(appended)
@@ -113,12 +105,11 @@ extension Array {
   }
 
   /// Empties the list and gives it the capacity that appending `count` elements to an empty
-  /// list would (``ListGrowth/appendedCapacity(of:count:firstRoom:)``, from a first room of 1);
-  /// no storage for 0.
+  /// list would (``ListGrowth/appendedCapacity(of:count:)``); no storage for 0.
   ///
   /// - Complexity: O(count) when the storage changes, O(log `count`) otherwise.
   mutating func makeEmpty(withAppendedCapacityFor count: Int) {
-    let appended = ListGrowth.appendedCapacity(of: Element.self, count: count, firstRoom: 1)
+    let appended = ListGrowth.appendedCapacity(of: Element.self, count: count)
     guard capacity != appended else {
       removeAll(keepingCapacity: true)
       return

@@ -353,7 +353,7 @@ extension StackView {
   ///
   /// - Complexity: O(rows).
   private func isUnused(_ guide: LayoutGuide) -> Bool {
-    guide.activeConstraints.isEmpty && !arrangementRows.contains { $0.refers(to: guide) }
+    !guide.hasActiveConstraints && !arrangementRows.contains { $0.refers(to: guide) }
   }
 
   /// Takes out, at once, every row that refers to `item`, which the stack lets go of (an

@@ -340,9 +340,7 @@ open class View: LayoutItem {
     // Without variables, no installed constraint or row is on the view's edges (a label's
     // baselines are set as it is made, before it is in a tree).
     guard engineBlock >= 0 else { return }
-    for constraint in activeConstraints where constraint.engine != nil {
-      constraint.engine?.constantDidChange(constraint)
-    }
+    forEachActiveConstraint { constraint in constraint.engine?.constantDidChange(constraint) }
     arrangingStackView?.refreshRowConstants(referringTo: self)
   }
 
@@ -637,9 +635,9 @@ open class View: LayoutItem {
 
   /// ``forEachActiveConstraintInSubtree(_:)`` for this view and its guides only.
   func forEachOwnActiveConstraint(_ body: (LayoutItem, LayoutConstraint) -> Void) {
-    for constraint in activeConstraints { body(self, constraint) }
+    forEachActiveConstraint { body(self, $0) }
     for guide in layoutGuides {
-      for constraint in guide.activeConstraints { body(guide, constraint) }
+      guide.forEachActiveConstraint { body(guide, $0) }
     }
   }
 

@@ -12,9 +12,9 @@ import Testing
     let between = first.widthAnchor.constraint(equalTo: second.widthAnchor, constant: 8)
     let alone = first.heightAnchor.constraint(equalToConstant: 20)
     alone.identifier = "height"
-    // 110 bytes of fields, declared widest first, with a one-byte kind (the system kinds read
-    // their data from their view); padding between narrow and wide fields, or a payload in the
-    // kind, would take it to the 128-byte class.
+    // 112 bytes of fields, declared widest first, with a one-byte kind (the system kinds read
+    // their data from their view) and the identifier boxed; padding between narrow and wide
+    // fields, or a payload in the kind, would take it to the 128-byte class.
     #expect(AllocatorStatistics.allocatedSize(of: between) == 112)
     #expect(AllocatorStatistics.allocatedSize(of: alone) == 112)
   }
