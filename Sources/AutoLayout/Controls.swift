@@ -23,14 +23,27 @@ public struct FontMetrics: Hashable, Sendable {
 /// A one-line label: its intrinsic size is its text's, it hugs at 251 as Interface Builder's
 /// labels do, and its baselines come from its font.
 open class Label: View {
+  /// The values behind ``text`` and ``font``. Internal, so that the compiler checks their
+  /// accesses statically (see ``LayoutConstraint/storedConstant``): the update pass reads both
+  /// for every control's intrinsic size.
+  var storedText: String
+  var storedFont: FontMetrics
+
   /// The text; changing it invalidates the intrinsic content size.
   public var text: String {
-    didSet { if text != oldValue { invalidateIntrinsicContentSize() } }
+    get { storedText }
+    set {
+      guard newValue != storedText else { return }
+      storedText = newValue
+      invalidateIntrinsicContentSize()
+    }
   }
   /// The font; changing it invalidates the intrinsic content size and moves the baselines.
   public var font: FontMetrics {
-    didSet {
-      guard font != oldValue else { return }
+    get { storedFont }
+    set {
+      guard newValue != storedFont else { return }
+      storedFont = newValue
       invalidateIntrinsicContentSize()
       updateBaselines()
     }
@@ -38,8 +51,8 @@ open class Label: View {
 
   /// A label showing `text`, positioned by constraints (its autoresizing mask is not translated).
   public init(_ text: String = "", font: FontMetrics = FontMetrics()) {
-    self.text = text
-    self.font = font
+    storedText = text
+    storedFont = font
     super.init()
     translatesAutoresizingMaskIntoConstraints = false
     setContentHuggingPriority(251, for: .horizontal)

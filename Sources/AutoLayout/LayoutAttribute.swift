@@ -55,7 +55,14 @@ public enum LayoutAttribute: Int, Hashable, Sendable, CaseIterable, CustomString
   }
 
   /// Whether the attribute is a size (width or height) rather than a location.
-  public var isDimension: Bool { self == .width || self == .height }
+  public var isDimension: Bool {
+    // A switch, not `==`: comparing cases of a raw-value enum goes through its raw values'
+    // equality, a call per comparison where a switch is a compare of the tag.
+    switch self {
+    case .width, .height: true
+    default: false
+    }
+  }
 
   /// Whether the attribute is leading or trailing (or their margins): it flips in right-to-left.
   public var isDirectional: Bool {

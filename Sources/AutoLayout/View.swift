@@ -307,16 +307,33 @@ open class View: LayoutItem {
 
   // MARK: Baselines
 
+  /// The values behind ``firstBaselineOffsetFromTop`` and ``baselineOffsetFromBottom``.
+  /// Internal, so that the compiler checks their accesses statically (see
+  /// ``LayoutConstraint/storedConstant``): each control sets both as it is made, and lowering
+  /// reads one for every baseline constraint.
+  var storedFirstBaselineOffset = 0.0
+  var storedLastBaselineOffset = 0.0
+
   /// The distance from the top of the alignment rectangle to the first baseline (0 for a view
   /// without text: its first baseline is its top).
-  open var firstBaselineOffsetFromTop: Double = 0 {
-    didSet { if firstBaselineOffsetFromTop != oldValue { refreshOffsetConstants() } }
+  open var firstBaselineOffsetFromTop: Double {
+    get { storedFirstBaselineOffset }
+    set {
+      guard newValue != storedFirstBaselineOffset else { return }
+      storedFirstBaselineOffset = newValue
+      refreshOffsetConstants()
+    }
   }
 
   /// The distance from the last baseline to the bottom of the alignment rectangle (0 for a view
   /// without text: its last baseline is its bottom).
-  open var baselineOffsetFromBottom: Double = 0 {
-    didSet { if baselineOffsetFromBottom != oldValue { refreshOffsetConstants() } }
+  open var baselineOffsetFromBottom: Double {
+    get { storedLastBaselineOffset }
+    set {
+      guard newValue != storedLastBaselineOffset else { return }
+      storedLastBaselineOffset = newValue
+      refreshOffsetConstants()
+    }
   }
 
   override func offset(of attribute: LayoutAttribute) -> Double {
