@@ -1,7 +1,7 @@
 import Cassowary
 
 /// The tables a ``LayoutEngine`` changes on every install: the owners of the installed solver
-/// rows by solver id, and the adds not yet given to the solver.
+/// rows by solver id, the items by variable block, and the adds not yet given to the solver.
 ///
 /// The engine keeps them in memory of its own, reached through a pointer it owns, rather than as
 /// stored properties: each access to a class's stored property that the compiler cannot prove
@@ -14,6 +14,9 @@ struct EngineTables {
   /// What each installed solver row belongs to, by solver id (ids given back are reused lowest
   /// first).
   var installed = IDTable<RowOwner>()
+  /// The items that have variables, by variable block (block / 4): an item's first install
+  /// gives it a block here.
+  var items = IDTable<Unmanaged<LayoutItem>>()
   /// The rows of the constraints installed but not yet given to the solver: those installed
   /// inside a batch, and, until anything first asks the solver, every one (see
   /// `LayoutEngine.holdsFirstLayout`). They go in one ``LayoutSolver/add(contentsOf:)`` at the

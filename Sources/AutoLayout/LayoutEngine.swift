@@ -71,7 +71,10 @@ public final class LayoutEngine {
     _modify { yield &tables.pointee.installed }
   }
   /// Items by variable block (block / 4).
-  var items = IDTable<Unmanaged<LayoutItem>>()
+  var items: IDTable<Unmanaged<LayoutItem>> {
+    _read { yield tables.pointee.items }
+    _modify { yield &tables.pointee.items }
+  }
   var batchDepth = 0
   /// Each variable's value as the solver last reported it to ``forEachChangedItem(_:)``, by
   /// variable id (0 for one never reported): what a layout pass writes frames from. Read in

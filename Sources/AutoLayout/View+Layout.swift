@@ -13,10 +13,16 @@ extension View {
 
   /// Flags the branches above this view, so that the next update pass reaches it.
   func markAncestorsForUpdatePass() {
-    var ancestor = superview
-    while let view = ancestor, !view.subtreeNeedsUpdateConstraints {
-      view.subtreeNeedsUpdateConstraints = true
-      ancestor = view.superview
+    // Up the superviews unretained, as ``setNeedsLayout()`` goes: the tree holds them.
+    var ancestor = unretainedSuperview
+    while let view = ancestor {
+      let flagged = view._withUnsafeGuaranteedRef { view in
+        if view.subtreeNeedsUpdateConstraints { return true }
+        view.subtreeNeedsUpdateConstraints = true
+        return false
+      }
+      if flagged { break }
+      ancestor = view._withUnsafeGuaranteedRef { $0.unretainedSuperview }
     }
   }
 
@@ -97,12 +103,15 @@ extension View {
   func markFrameDirty() {
     guard !isFrameDirty else { return }
     isFrameDirty = true
-    if let parent = superview {
-      parent.changeDirtySubviews { $0.append(self) }
-      // A view flagged for layout has its ancestors flagged too (`setNeedsLayout()` sees to it,
-      // and a layout pass clears a view's flags only on its way down to them): the walk up is
-      // needed only the first time.
-      if !parent.needsLayoutFlag { parent.setNeedsLayout() }
+    // The superview not retained: it holds this view, and a first install marks every item.
+    if let parent = unretainedSuperview {
+      parent._withUnsafeGuaranteedRef { parent in
+        parent.changeDirtySubviews { $0.append(self) }
+        // A view flagged for layout has its ancestors flagged too (`setNeedsLayout()` sees to
+        // it, and a layout pass clears a view's flags only on its way down to them): the walk
+        // up is needed only the first time.
+        if !parent.needsLayoutFlag { parent.setNeedsLayout() }
+      }
     } else {
       setNeedsLayout()
     }
@@ -153,15 +162,23 @@ extension View {
     // property is only swapped: see `changeSubviews(_:)`).
     var dirty: [View] = []
     if !dirtySubviews.isEmpty { swap(&dirty, &dirtySubviews) }
+    // The subviews not retained: the tree holds them, and the dirty list its own.
     if originMoved {
       // Every subview, each of which is this view's; the dirty ones among them.
-      for subview in storedSubviews {
-        applySolverFrame(to: subview, values, origin, &written)
-      }
+      forEachSubviewUnretained { applySolverFrame(to: $0, values, origin, &written) }
     } else {
       // A subview marked dirty may have moved to another superview since.
-      for subview in dirty where subview.superview === self {
-        applySolverFrame(to: subview, values, origin, &written)
+      let me = Unmanaged.passUnretained(self).toOpaque()
+      dirty.withUnsafeBufferPointer { views in
+        views.withMemoryRebound(to: Unmanaged<View>.self) { references in
+          for reference in references {
+            reference._withUnsafeGuaranteedRef { subview in
+              if subview.unretainedSuperview?.toOpaque() == me {
+                applySolverFrame(to: subview, values, origin, &written)
+              }
+            }
+          }
+        }
       }
     }
     // Kept for the next pass, so a steady state allocates nothing (a solve from scratch gives
