@@ -60,9 +60,16 @@ public final class LayoutConstraint {
   var unretainedSecondItem: Unmanaged<LayoutItem>? {
     isSecondItemGone ? nil : secondItemReference
   }
-  /// The items as stored, gone or not: read only while they are there.
-  private var storedFirstItem: LayoutItem { firstItemReference.takeUnretainedValue() }
-  private var storedSecondItem: LayoutItem? { secondItemReference?.takeUnretainedValue() }
+  /// The items as stored: read only while they are there (debug builds, which the tests run,
+  /// check it).
+  private var storedFirstItem: LayoutItem {
+    assert(!isFirstItemGone, "read of a constraint's first item after it went")
+    return firstItemReference.takeUnretainedValue()
+  }
+  private var storedSecondItem: LayoutItem? {
+    assert(!isSecondItemGone, "read of a constraint's second item after it went")
+    return secondItemReference?.takeUnretainedValue()
+  }
   /// What is added to the right side. Changing it on an active constraint updates the solver in
   /// place.
   public var constant: Double {
