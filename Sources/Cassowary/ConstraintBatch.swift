@@ -56,22 +56,40 @@ struct BorrowedExpression {
 /// solver's records out as one over the term store they name, and so copies no terms at all.
 public struct ConstraintBatch: Sendable {
   /// One constraint: its id, its run of ``terms``, and the rest of what it says.
-  struct Entry {
-    var id: ConstraintID
-    var termStart: Int32
-    var termCount: Int32
-    var constant: Double
-    var relation: Relation
-    var priority: Priority
+  ///
+  /// Usable from inlinable code, as the tables below are: the engine writes a layout's
+  /// constraints a term at a time, and an append that is a call into this module cost some 50
+  /// instructions a term.
+  @usableFromInline
+  struct Entry: Sendable {
+    @usableFromInline var id: ConstraintID
+    @usableFromInline var termStart: Int32
+    @usableFromInline var termCount: Int32
+    @usableFromInline var constant: Double
+    @usableFromInline var relation: Relation
+    @usableFromInline var priority: Priority
+
+    @usableFromInline
+    init(
+      id: ConstraintID, termStart: Int32, termCount: Int32, constant: Double, relation: Relation,
+      priority: Priority
+    ) {
+      self.id = id
+      self.termStart = termStart
+      self.termCount = termCount
+      self.constant = constant
+      self.relation = relation
+      self.priority = priority
+    }
   }
 
   /// The constraints, in the order they are to be added.
-  var entries: [Entry] = []
+  @usableFromInline var entries: [Entry] = []
   /// Their terms (and, for a rebuild's batch, the holes of the store they came from). Two
   /// entries may share a run.
-  var terms: [Term] = []
+  @usableFromInline var terms: [Term] = []
   /// Where the terms of the constraint being written start (``appendTerm(_:)``).
-  var openStart: Int32 = 0
+  @usableFromInline var openStart: Int32 = 0
   /// The labels of the constraints that have one: a layout's have none.
   var labels: [(ConstraintID, String)] = []
 
@@ -116,13 +134,14 @@ public struct ConstraintBatch: Sendable {
   /// constraint ended are the next constraint's (``endConstraint(_:constant:relation:priority:)``).
   ///
   /// - Complexity: O(1), amortized.
-  @inline(__always)
+  @inlinable
   public mutating func appendTerm(_ term: Term) { terms.append(term) }
 
   /// Ends the constraint being written: the terms appended since the last one ended, plus
   /// `constant`, compared with zero by `relation`, at `priority`, under `id`.
   ///
   /// - Complexity: O(1), amortized.
+  @inlinable
   public mutating func endConstraint(
     _ id: ConstraintID, constant: Double, relation: Relation, priority: Priority
   ) {
