@@ -32,6 +32,9 @@
 public struct PlanSolver: LayoutSolver {
   /// The tableau part: everything the determined part does not hold.
   var inner = SparseSolver()
+  /// ``Solver/storageResets`` of ``inner`` when the values were last read from it whole
+  /// (``readInnerValuesAfterReset()``).
+  var innerStorageResets = 0
   /// The determined part.
   var determined = DeterminedPart()
   /// Every variable's value, what changed, and what awaits evaluation.
@@ -643,6 +646,7 @@ public struct PlanSolver: LayoutSolver {
   /// one after a build).
   mutating func bringValuesUpToDate() {
     narrowStaleBounds()
+    if inner.core.storageResets != innerStorageResets { readInnerValuesAfterReset() }
     var changes = reportedChanges
     reportedChanges = []
     changes.removeAll(keepingCapacity: true)
@@ -665,6 +669,24 @@ public struct PlanSolver: LayoutSolver {
       state.evaluateAll(determined)
     } else {
       state.propagate(determined)
+    }
+  }
+
+  /// Reads every variable the sparse solver holds (one neither determined nor bounded) from
+  /// it, once it has emptied and given its tables back, or been replaced, since the values were
+  /// last brought up to date: its change reports started over then, and a variable its last
+  /// constraint held reads 0 without a report (``Solver/releaseStorageIfEmpty()``), while
+  /// blocks of the plan may still read it.
+  ///
+  /// - Complexity: O(variables), plus the blocks that read the variables that changed.
+  mutating func readInnerValuesAfterReset() {
+    innerStorageResets = inner.core.storageResets
+    for index in state.values.indices {
+      let variable = Int32(index)
+      guard determined.step(determining: variable) == nil && !bounds.contains(variable) else {
+        continue
+      }
+      state.set(variable, inner.value(of: Variable(id: variable)), readers: determined)
     }
   }
 

@@ -203,7 +203,9 @@ extension Solver {
   public mutating func reset() {
     var empty = tableau
     empty.removeAll()
+    let resets = storageResets
     self = Solver(tableau: empty)
+    storageResets = resets &+ 1
   }
 
   // MARK: - Reports

@@ -74,6 +74,11 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
   var needsRefactorization = false
   /// Rebuilds that drift, a stalled optimization or fill-in caused.
   var refactorizations = 0
+  /// How many times ``reset()`` returned the solver to its empty state, counted across the
+  /// resets: each starts the change reports over (nothing is reported for the variables that
+  /// then read 0), which a client holding the values it was told must know (the plan solver
+  /// reads its inner tableau's reports).
+  var storageResets = 0
   /// The tableau's cells and the constraints after the last build (an outermost batch that
   /// added or removed at least half the constraints, or a rebuild): the measure of fill-in
   /// (see ``refactorIfWorn()``).

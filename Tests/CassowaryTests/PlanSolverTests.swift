@@ -406,10 +406,53 @@ extension PlanSolver {
     UInt64(3_627_486_960_195_666_468), 948_693_258_292_817_945, 3_308_245_032_075_231_068,
     9_913_643_826_432_104_096, 3_701_085_732_368_186_681, 13_417_103_618_345_100_275,
     4_745_460_304_553_574_807, 5_679_064_056_633_397_565, 4_767_238_923_848_254_688,
-    12_132_693_993_292_504_207,
+    12_132_693_993_292_504_207, 10_334_452_538_224_394_322,
   ])
   func randomOperationsRegressions(seed: UInt64) throws {
     try checkOperations(seed: seed)
+  }
+
+  /// Blocks of the plan read a variable that only the sparse solver's last constraint held
+  /// (the bound on v1, made required, which sends it to the sparse solver): once that
+  /// constraint goes, the sparse solver gives its tables back and reports nothing for the
+  /// variables that then read 0, so the plan reads them from it again. (Seed
+  /// 10334452538224394322 of the random operations, reduced.)
+  @Test func aVariableTheEmptiedTableauHeldIsReadAgain() throws {
+    func row(
+      _ terms: [(Int, Double)], _ constant: Double, _ priority: Priority = .required
+    ) -> Constraint {
+      Constraint(
+        LinearExpression(terms.map { Term(Variable($0.0), $0.1) }, constant: constant), .equal,
+        priority: priority)
+    }
+    let system = [
+      (ConstraintID(9), row([(0, 1)], -23, Priority(1))),
+      (ConstraintID(7), row([(10, 1), (11, -1), (3, -0.5), (7, -1)], 2)),
+      (ConstraintID(11), row([(2, 1)], 11, Priority(3))),
+      (ConstraintID(3), row([(7, 1), (8, 1), (1, -1)], -3)),
+      (ConstraintID(0), row([(4, 1), (0, 3)], 0)),
+      (ConstraintID(10), row([(1, 1)], 49, Priority(2))),
+      (ConstraintID(12), row([(3, 1)], 27, Priority(4))),
+      (ConstraintID(5), row([(9, -1), (7, -0.5), (4, 3)], 10)),
+    ]
+    var plan = PlanSolver()
+    var sparse = SparseSolver()
+    try plan.add(contentsOf: system)
+    try sparse.add(contentsOf: system)
+    try plan.setPriority(ConstraintID(10), .required)
+    try sparse.setPriority(ConstraintID(10), .required)
+    var reported: [Int32: Double] = [:]
+    plan.forEachChangedValue { reported[$0.id] = $1 }
+    #expect(reported[1] == -49)
+    try plan.remove(ConstraintID(10))
+    try sparse.remove(ConstraintID(10))
+    plan.forEachChangedValue { reported[$0.id] = $1 }
+    #expect(plan.invariantViolations().isEmpty, "\(plan.invariantViolations())")
+    // v1 and what the plan determines from it read as the sparse solver's, and as reported.
+    for variable in (0..<12).map({ Variable($0) }) where plan.value(of: variable) != 0 {
+      #expect(reported[variable.id] == plan.value(of: variable), "v\(variable.id)")
+    }
+    #expect(plan.value(of: Variable(1)) == 0 && reported[1] == 0)
   }
 
   @Test func randomOperationsMatchTheSparseSolver() async {
