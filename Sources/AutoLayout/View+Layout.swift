@@ -13,16 +13,10 @@ extension View {
 
   /// Flags the branches above this view, so that the next update pass reaches it.
   func markAncestorsForUpdatePass() {
-    // Up the superviews unretained, as ``setNeedsLayout()`` goes: the tree holds them.
-    var ancestor = unretainedSuperview
-    while let view = ancestor {
-      let flagged = view._withUnsafeGuaranteedRef { view in
-        if view.subtreeNeedsUpdateConstraints { return true }
-        view.subtreeNeedsUpdateConstraints = true
-        return false
-      }
-      if flagged { break }
-      ancestor = view._withUnsafeGuaranteedRef { $0.unretainedSuperview }
+    flagAncestors { view in
+      if view.subtreeNeedsUpdateConstraints { return true }
+      view.subtreeNeedsUpdateConstraints = true
+      return false
     }
   }
 
@@ -69,16 +63,10 @@ extension View {
   /// Asks for a layout pass on this view (its subviews' frames) before the next display.
   public func setNeedsLayout() {
     needsLayoutFlag = true
-    // Up the superviews unretained: the tree holds them.
-    var ancestor = unretainedSuperview
-    while let view = ancestor {
-      let flagged = view._withUnsafeGuaranteedRef { view in
-        if view.subtreeNeedsLayout { return true }
-        view.subtreeNeedsLayout = true
-        return false
-      }
-      if flagged { break }
-      ancestor = view._withUnsafeGuaranteedRef { $0.unretainedSuperview }
+    flagAncestors { view in
+      if view.subtreeNeedsLayout { return true }
+      view.subtreeNeedsLayout = true
+      return false
     }
   }
 
@@ -169,15 +157,9 @@ extension View {
     } else {
       // A subview marked dirty may have moved to another superview since.
       let me = Unmanaged.passUnretained(self).toOpaque()
-      dirty.withUnsafeBufferPointer { views in
-        views.withMemoryRebound(to: Unmanaged<View>.self) { references in
-          for reference in references {
-            reference._withUnsafeGuaranteedRef { subview in
-              if subview.unretainedSuperview?.toOpaque() == me {
-                applySolverFrame(to: subview, values, origin, &written)
-              }
-            }
-          }
+      dirty.forEachUnretained { subview in
+        if subview.unretainedSuperview?.toOpaque() == me {
+          applySolverFrame(to: subview, values, origin, &written)
         }
       }
     }

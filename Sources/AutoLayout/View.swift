@@ -766,7 +766,30 @@ extension View {
   func forEachSubviewUnretained(_ body: (View) -> Void) {
     guard !storedSubviews.isEmpty else { return }
     let subviews = storedSubviews
-    subviews.withUnsafeBufferPointer { views in
+    subviews.forEachUnretained(body)
+  }
+
+  /// Calls `flag` with each superview, nearest first, without retaining it (the tree holds
+  /// them), until `flag` returns true: that view was flagged already, and so are those above.
+  ///
+  /// - Complexity: O(depth) at most.
+  @inline(__always)
+  func flagAncestors(_ flag: (View) -> Bool) {
+    var ancestor = unretainedSuperview
+    while let view = ancestor {
+      if view._withUnsafeGuaranteedRef(flag) { break }
+      ancestor = view._withUnsafeGuaranteedRef { $0.unretainedSuperview }
+    }
+  }
+}
+
+extension Array where Element == View {
+  /// Calls `body` with each view in order, without retaining it: the array holds them.
+  ///
+  /// - Complexity: O(count) plus `body`'s.
+  @inline(__always)
+  func forEachUnretained(_ body: (View) -> Void) {
+    withUnsafeBufferPointer { views in
       views.withMemoryRebound(to: Unmanaged<View>.self) { references in
         for reference in references { reference._withUnsafeGuaranteedRef(body) }
       }

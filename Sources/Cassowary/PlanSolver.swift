@@ -673,8 +673,8 @@ public struct PlanSolver: LayoutSolver {
   }
 
   /// Reads every variable the sparse solver holds (one neither determined nor bounded) from
-  /// it, once it has emptied and given its tables back, or been replaced, since the values were
-  /// last brought up to date: its change reports started over then, and a variable its last
+  /// it, once it has emptied and given its tables back since the values were last brought up
+  /// to date: its change reports started over then, and a variable its last
   /// constraint held reads 0 without a report (``Solver/releaseStorageIfEmpty()``), while
   /// blocks of the plan may still read it.
   ///
