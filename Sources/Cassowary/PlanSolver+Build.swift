@@ -116,7 +116,10 @@ extension PlanSolver {
     }
     let blocks = PlanBlocks(plan: plan, stepOfVariable: stepOfVariable, blockOfStep: blockOfStep)
     var isReached = [Bool](repeating: false, count: plan.blockCount)
-    blocks.reach((0..<Int32(variableCount)).lazy.filter { isSeed[Int($0)] }, &isReached)
+    // A constant for the filter to capture: a captured `var` is boxed, and each read of the box
+    // checked for exclusive access at run time.
+    let seeds = isSeed
+    blocks.reach((0..<Int32(variableCount)).lazy.filter { seeds[Int($0)] }, &isReached)
 
     // The batch's entries that the determined part keeps, by step.
     var ids: [ConstraintID] = []
