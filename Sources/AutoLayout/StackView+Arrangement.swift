@@ -111,8 +111,8 @@ extension StackView {
   func appendWantedConstraints(to result: inout [ArrangementRow]) {
     // Filtered only when a view is hidden: else the list is shared, not copied.
     let visible =
-      arrangedSubviews.contains { $0.isHidden }
-      ? arrangedSubviews.filter { !$0.isHidden } : arrangedSubviews
+      storedArrangedSubviews.contains { $0.isHidden }
+      ? storedArrangedSubviews.filter { !$0.isHidden } : storedArrangedSubviews
     let along = AxisAttributes(storedAxis)
     let across = AxisAttributes(storedAxis == .horizontal ? .vertical : .horizontal)
     if !visible.isEmpty {
@@ -282,7 +282,7 @@ extension StackView {
     into result: inout [ArrangementRow]
   ) {
     // The canvas only when needed: asking an empty stack for it would make its margins guide.
-    for (index, view) in arrangedSubviews.enumerated() where view.isHidden {
+    for (index, view) in storedArrangedSubviews.enumerated() where view.isHidden {
       let canvas = self.canvas
       func add(
         _ item1: LayoutItem, _ attribute1: LayoutAttribute, _ item2: LayoutItem?,
@@ -296,7 +296,7 @@ extension StackView {
       }
       add(view, along.size, nil, .notAnAttribute, priority: 999.999, .hiding)
       if index > 0 {
-        let previous = arrangedSubviews[index - 1]
+        let previous = storedArrangedSubviews[index - 1]
         add(
           view, along.leading, previous, along.trailing,
           constant: previous.isHidden ? 0 : spacing(after: previous) / 2, priority: 50,
@@ -315,10 +315,16 @@ extension StackView {
 
   /// `count` gap guides, made or reused.
   private func gaps(_ count: Int) -> [LayoutGuide] {
-    while gapGuides.count < count {
-      let guide = LayoutGuide(identifier: "UISV-distributing")
-      addLayoutGuide(guide)
-      gapGuides.append(guide)
+    if gapGuides.count < count {
+      // Grown swapped out: storage it outgrows is released outside any access to the list.
+      var guides: [LayoutGuide] = []
+      swap(&guides, &gapGuides)
+      while guides.count < count {
+        let guide = LayoutGuide(identifier: "UISV-distributing")
+        addLayoutGuide(guide)
+        guides.append(guide)
+      }
+      swap(&guides, &gapGuides)
     }
     return Array(gapGuides.prefix(count))
   }
@@ -333,13 +339,21 @@ extension StackView {
 
   /// Removes the guides no arrangement row or constraint uses any more.
   private func dropUnusedGuides() {
-    while let last = gapGuides.last, isUnused(last) {
-      removeLayoutGuide(last)
-      gapGuides.removeLast()
+    // The lists are changed swapped out, so that a guide released is released outside any
+    // access to them (see `View.storedSubviews`).
+    if let last = gapGuides.last, isUnused(last) {
+      var guides: [LayoutGuide] = []
+      swap(&guides, &gapGuides)
+      while let last = guides.last, isUnused(last) {
+        removeLayoutGuide(last)
+        guides.removeLast()
+      }
+      swap(&guides, &gapGuides)
     }
     if let guide = spannerGuide, isUnused(guide) {
       removeLayoutGuide(guide)
-      spannerGuide = nil
+      var gone: LayoutGuide? = nil
+      swap(&gone, &spannerGuide)
     }
     // A margins guide the arrangement made (an empty stack has none until a view arrives) goes,
     // with its pins, when nothing uses it, so that views arriving and leaving do not leave a

@@ -50,7 +50,12 @@ open class StackView: View {
   public static let spacingUseDefault = Double.greatestFiniteMagnitude
 
   /// The views the stack lays out, in order. Each is also a subview.
-  public private(set) var arrangedSubviews: [View] = []
+  public var arrangedSubviews: [View] { storedArrangedSubviews }
+  /// The value behind ``arrangedSubviews``: internal, so that the compiler sees every access
+  /// and checks them statically (the update pass reads it per stack), and changed only where
+  /// nothing is released inside the access (a removal swaps the list out; see
+  /// ``View/storedSubviews``).
+  var storedArrangedSubviews: [View] = []
   /// The constraints the stack keeps (active), in its arrangement's order: made for the
   /// asking, each standing for one of the rows its engine holds (``ArrangementRow``). They read
   /// their constant and whether they are active from the stack as it is now; changing,
@@ -127,18 +132,33 @@ open class StackView: View {
 
   deinit {
     // Arranged views hold their stack view unowned (see `View.arrangingStackView`).
-    for view in arrangedSubviews { view.arrangingStackView = nil }
+    for view in storedArrangedSubviews { view.arrangingStackView = nil }
   }
 
   override func compactLists() {
     super.compactLists()
-    arrangedSubviews.shrinkToAppendedCapacity()
-    gapGuides.shrinkToAppendedCapacity()
+    changeArrangedSubviews { $0.shrinkToAppendedCapacity() }
+    var guides: [LayoutGuide] = []
+    swap(&guides, &gapGuides)
+    guides.shrinkToAppendedCapacity()
+    swap(&guides, &gapGuides)
+  }
+
+  /// Runs `change` on the arranged views swapped out of the stack, so that what it releases (a
+  /// view, or the storage an insertion outgrew) is released outside any access to the stored
+  /// list.
+  ///
+  /// - Complexity: O(1) besides `change`.
+  private func changeArrangedSubviews(_ change: (inout [View]) -> Void) {
+    var views: [View] = []
+    swap(&views, &storedArrangedSubviews)
+    change(&views)
+    swap(&views, &storedArrangedSubviews)
   }
 
   /// Adds `view` at the end of the arranged views (and as a subview if it is not one).
   public func addArrangedSubview(_ view: View) {
-    insertArrangedSubview(view, at: arrangedSubviews.count)
+    insertArrangedSubview(view, at: storedArrangedSubviews.count)
   }
 
   /// Inserts `view` among the arranged views at `index`; a view already arranged moves there.
@@ -146,23 +166,24 @@ open class StackView: View {
   public func insertArrangedSubview(_ view: View, at index: Int) {
     precondition(view !== self, "a stack view cannot arrange itself")
     var index = index
-    if let existing = arrangedSubviews.firstIndex(where: { $0 === view }) {
-      arrangedSubviews.remove(at: existing)
+    if let existing = storedArrangedSubviews.firstIndex(where: { $0 === view }) {
+      changeArrangedSubviews { _ = $0.remove(at: existing) }
       if existing < index { index -= 1 }
     }
-    precondition(index >= 0 && index <= arrangedSubviews.count, "index \(index) out of range")
+    precondition(
+      index >= 0 && index <= storedArrangedSubviews.count, "index \(index) out of range")
     if view.superview !== self { addSubview(view) }
     view.translatesAutoresizingMaskIntoConstraints = false
     view.arrangingStackView = self
-    arrangedSubviews.insert(view, at: index)
+    changeArrangedSubviews { $0.insert(view, at: index) }
     arrangementDidChange(true)
   }
 
   /// Stops arranging `view`; it stays a subview, as in UIKit (remove it from its superview to
   /// take it out of the tree).
   public func removeArrangedSubview(_ view: View) {
-    guard let index = arrangedSubviews.firstIndex(where: { $0 === view }) else { return }
-    arrangedSubviews.remove(at: index)
+    guard let index = storedArrangedSubviews.firstIndex(where: { $0 === view }) else { return }
+    changeArrangedSubviews { _ = $0.remove(at: index) }
     dropRows(referringTo: view)
     customSpacings[ObjectIdentifier(view)] = nil
     if view.arrangingStackView === self { view.arrangingStackView = nil }
