@@ -26,7 +26,8 @@ extension StackView {
   /// The rows that leave are removed before the new ones are added, in one batch, as a
   /// deactivation and an activation would.
   ///
-  /// - Complexity: O(*n*) for *n* rows, plus the solver's work on the rows that change.
+  /// - Complexity: that of ``replace(_:with:_:)`` (O(*n*) for *n* rows when only constants
+  ///   change), plus the solver's work on the rows that change.
   func updateArrangementConstraints() {
     let engine = rootView.ensureEngine()
     // In the engine's room, handed back emptied but with its capacity.
@@ -60,16 +61,29 @@ extension StackView {
   /// table is kept until the next update, and one grown by doubling would hold up to twice the
   /// room). Called inside a batch, which holds the adds.
   ///
-  /// - Complexity: O(*n*) for *n* rows, plus the solver's work on the rows that change.
+  /// - Complexity: O(*n*²) key comparisons for *n* rows up to ``rowsMatchedByScan``, O(*n*)
+  ///   hashes above, plus the solver's work on the rows that change.
   private func replace(
     _ rows: inout [ArrangementRow], with wanted: inout [ArrangementRow], _ engine: LayoutEngine
   ) {
     if !rows.isEmpty {
       var existing: [ArrangementRow.Key: Int] = [:]
-      existing.reserveCapacity(rows.count)
-      for (index, row) in rows.enumerated() { existing[row.key] = index }
+      if rows.count > Self.rowsMatchedByScan {
+        existing.reserveCapacity(rows.count)
+        for (index, row) in rows.enumerated() { existing[row.key] = index }
+      }
+      // Scanning, a row matched is marked here, by its index.
+      var matched: UInt64 = 0
       for index in wanted.indices {
-        guard let match = existing.removeValue(forKey: wanted[index].key) else { continue }
+        let key = wanted[index].key
+        let found: Int?
+        if rows.count > Self.rowsMatchedByScan {
+          found = existing.removeValue(forKey: key)
+        } else {
+          found = Self.lastRow(in: rows, with: key, unless: matched)
+          if let found { matched |= 1 << UInt64(found) }
+        }
+        guard let match = found else { continue }
         var row = rows[match]
         engine.updateArrangementRow(&row, to: wanted[index])
         wanted[index] = row
@@ -87,6 +101,23 @@ extension StackView {
     result.reserveCapacity(wanted.count)
     result.append(contentsOf: wanted)
     rows = result
+  }
+
+  /// The most rows a stack's update matches by scanning them rather than through a dictionary
+  /// of their keys: a stack's table is a few rows a view, and hashing every key cost a hidden
+  /// view's update more than comparing them.
+  static var rowsMatchedByScan: Int { 64 }
+
+  /// The row of `rows` that `key` matches, as the dictionary of ``replace(_:with:_:)`` finds
+  /// it: the last row with `key`, unless `matched` (a bit an index) says a wanted row took it
+  /// already; nil when there is none.
+  ///
+  /// - Complexity: O(rows).
+  private static func lastRow(
+    in rows: [ArrangementRow], with key: ArrangementRow.Key, unless matched: UInt64
+  ) -> Int? {
+    guard let last = rows.lastIndex(where: { $0.key == key }) else { return nil }
+    return matched & (1 << UInt64(last)) == 0 ? last : nil
   }
 
   /// When `wanted` asks for the rows the stack has, in the same order (a new spacing or custom
