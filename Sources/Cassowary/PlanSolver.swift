@@ -646,11 +646,14 @@ public struct PlanSolver: LayoutSolver {
   /// one after a build).
   mutating func bringValuesUpToDate() {
     narrowStaleBounds()
-    if inner.core.storageResets != innerStorageResets { readInnerValuesAfterReset() }
     var changes = reportedChanges
     reportedChanges = []
     changes.removeAll(keepingCapacity: true)
+    // The reports first: taking them ends the work the sparse solver deferred in a batch, and
+    // only then do its values read what it settles on (read before, a reset inside a batch
+    // left a variable at its value before the batch's optimization, which no report corrected).
     inner.forEachChangedValue { changes.append(($0.id, $1)) }
+    if inner.core.storageResets != innerStorageResets { readInnerValuesAfterReset() }
     for (variable, value) in changes {
       // A variable the plan took over while the sparse solver still had rows over it (removed
       // in its batch, released when the batch ends) reads the plan's value.
