@@ -68,7 +68,8 @@ extension StackView {
   ) {
     if !rows.isEmpty {
       var existing: [ArrangementRow.Key: Int] = [:]
-      if rows.count > Self.rowsMatchedByScan {
+      let isHashed = rows.count > Self.rowsMatchedByScan
+      if isHashed {
         existing.reserveCapacity(rows.count)
         for (index, row) in rows.enumerated() { existing[row.key] = index }
       }
@@ -77,7 +78,7 @@ extension StackView {
       for index in wanted.indices {
         let key = wanted[index].key
         let found: Int?
-        if rows.count > Self.rowsMatchedByScan {
+        if isHashed {
           found = existing.removeValue(forKey: key)
         } else {
           found = Self.lastRow(in: rows, with: key, unless: matched)
@@ -347,15 +348,13 @@ extension StackView {
   /// `count` gap guides, made or reused.
   private func gaps(_ count: Int) -> [LayoutGuide] {
     if gapGuides.count < count {
-      // Grown swapped out: storage it outgrows is released outside any access to the list.
-      var guides: [LayoutGuide] = []
-      swap(&guides, &gapGuides)
-      while guides.count < count {
-        let guide = LayoutGuide(identifier: "UISV-distributing")
-        addLayoutGuide(guide)
-        guides.append(guide)
+      changeGapGuides { guides in
+        while guides.count < count {
+          let guide = LayoutGuide(identifier: "UISV-distributing")
+          addLayoutGuide(guide)
+          guides.append(guide)
+        }
       }
-      swap(&guides, &gapGuides)
     }
     return Array(gapGuides.prefix(count))
   }
@@ -370,19 +369,17 @@ extension StackView {
 
   /// Removes the guides no arrangement row or constraint uses any more.
   private func dropUnusedGuides() {
-    // The lists are changed swapped out, so that a guide released is released outside any
-    // access to them (see `View.storedSubviews`).
     if let last = gapGuides.last, isUnused(last) {
-      var guides: [LayoutGuide] = []
-      swap(&guides, &gapGuides)
-      while let last = guides.last, isUnused(last) {
-        removeLayoutGuide(last)
-        guides.removeLast()
+      changeGapGuides { guides in
+        while let last = guides.last, isUnused(last) {
+          removeLayoutGuide(last)
+          guides.removeLast()
+        }
       }
-      swap(&guides, &gapGuides)
     }
     if let guide = spannerGuide, isUnused(guide) {
       removeLayoutGuide(guide)
+      // Swapped out, so that the guide is released outside any access to the property.
       var gone: LayoutGuide? = nil
       swap(&gone, &spannerGuide)
     }

@@ -138,10 +138,7 @@ open class StackView: View {
   override func compactLists() {
     super.compactLists()
     changeArrangedSubviews { $0.shrinkToAppendedCapacity() }
-    var guides: [LayoutGuide] = []
-    swap(&guides, &gapGuides)
-    guides.shrinkToAppendedCapacity()
-    swap(&guides, &gapGuides)
+    changeGapGuides { $0.shrinkToAppendedCapacity() }
   }
 
   /// Runs `change` on the arranged views swapped out of the stack, so that what it releases (a
@@ -154,6 +151,17 @@ open class StackView: View {
     swap(&views, &storedArrangedSubviews)
     change(&views)
     swap(&views, &storedArrangedSubviews)
+  }
+
+  /// Runs `change` on the gap guides swapped out of the stack, as
+  /// ``changeArrangedSubviews(_:)`` does for the arranged views.
+  ///
+  /// - Complexity: O(1) besides `change`.
+  func changeGapGuides(_ change: (inout [LayoutGuide]) -> Void) {
+    var guides: [LayoutGuide] = []
+    swap(&guides, &gapGuides)
+    change(&guides)
+    swap(&guides, &gapGuides)
   }
 
   /// Adds `view` at the end of the arranged views (and as a subview if it is not one).

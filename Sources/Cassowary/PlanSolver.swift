@@ -649,9 +649,8 @@ public struct PlanSolver: LayoutSolver {
     var changes = reportedChanges
     reportedChanges = []
     changes.removeAll(keepingCapacity: true)
-    // The reports first: taking them ends the work the sparse solver deferred in a batch, and
-    // only then do its values read what it settles on (read before, a reset inside a batch
-    // left a variable at its value before the batch's optimization, which no report corrected).
+    // The reports first: taking them ends the work the sparse solver deferred in a batch, so
+    // that a reset is read at the values it settles on, which no later report would correct.
     inner.forEachChangedValue { changes.append(($0.id, $1)) }
     if inner.core.storageResets != innerStorageResets { readInnerValuesAfterReset() }
     for (variable, value) in changes {
