@@ -570,7 +570,9 @@ extension Solver {
     let (index, found) = levelPosition(of: priority)
     guard found, levelOrder[index].uses > 0 else { return }
     levelOrder[index].uses -= 1
-    if levelOrder[index].uses == 0 { dropRow(levelOrder.remove(at: index).row) }
+    guard levelOrder[index].uses == 0 else { return }
+    dropRow(levelOrder.remove(at: index).row)
+    if liveSymbols == 0 && levelOrder.isEmpty && !journal.isActive { releaseSymbolTables() }
   }
 
   /// Removes a constraint's row and symbols from the tableau.

@@ -539,11 +539,13 @@ public struct Solver<Tableau: TableauStorage>: LayoutSolver {
     basicRow[Int(symbol)] = RowRole.none
     freeSymbols.append(symbol)
     liveSymbols -= 1
-    if liveSymbols == 0 { releaseSymbolTables() }
+    // A priority level's objective row outlives the last symbol when the last constraint
+    // mentioned no variable (`0 == 5` at 250): its rows go with the level (``releaseLevel(_:)``).
+    if liveSymbols == 0 && levelOrder.isEmpty { releaseSymbolTables() }
   }
 
   /// Frees the symbol tables once nothing is left, so memory returns to where it started.
-  private mutating func releaseSymbolTables() {
+  mutating func releaseSymbolTables() {
     storage.contents.pointee.deallocateSymbolsAndRows()
     tableau.removeAll()
   }

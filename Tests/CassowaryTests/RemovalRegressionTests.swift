@@ -90,3 +90,29 @@ enum Removal: String, CaseIterable, CustomStringConvertible, Sendable {
 
   var description: String { rawValue }
 }
+
+/// Constraints that mention no variable: a layout's size preference written out through the
+/// equalities that fix its view (the plan solver's reduced rows) is one.
+@Suite("Constraints over no variable")
+struct ConstantConstraintTests {
+  /// The last constraint's removal released the symbol tables with its priority level's
+  /// objective row still listed, and releasing the level then read past the rows.
+  @Test(
+    "Removing the last constraint when it mentions no variable",
+    arguments: SolverStrategy.exact, Removal.allCases)
+  func removingTheLast(kind: SolverStrategy, removal: Removal) throws {
+    var solver = kind.makeSolver()
+    let x = Variable(0)
+    let zero = LinearExpression(constant: 0)
+    try solver.add(ConstraintID(0), (zero == LinearExpression(constant: 5)).at(250))
+    try solver.add(ConstraintID(1), (zero >= LinearExpression(constant: 5)).at(750))
+    try solver.add(ConstraintID(2), (x == LinearExpression(constant: 10)).at(500))
+    #expect(solver.value(of: x) == 10)
+    try removal.remove([2, 0, 1].map { ConstraintID($0) }, from: &solver)
+    #expect(solver.statistics.constraints == 0)
+    #expect(solver.statistics.priorityLevels == 0)
+    // Usable after: a constraint added later is solved.
+    try solver.add(ConstraintID(3), x == LinearExpression(constant: 4))
+    #expect(solver.value(of: x) == 4)
+  }
+}
