@@ -44,10 +44,12 @@ extension PlanSolver {
     // dropped where they cancel), and the variables everything else mentions.
     var avoided = [Bool](repeating: false, count: variableCount)
     for (variable, _) in inner.core.edits { avoided[Int(variable)] = true }
-    // What the tableau must hold as written (edits, equalities left unmatched) reaches the
-    // blocks of the variables it mentions; optional constraints and required inequalities are
-    // reduced where they can be (``reduce(_:reducible:blocks:reached:)``).
-    var isSeed = avoided
+    // What the tableau must hold as written (the edits) reaches the blocks of the variables it
+    // mentions; optional constraints, required inequalities and the equalities left unmatched
+    // are reduced where they can be (``reduce(_:reducible:blocks:reached:)``). A constant for
+    // the filter below to capture: a captured `var` is boxed, and each read of the box checked
+    // for exclusive access at run time.
+    let isSeed = avoided
     var isReducible = [Bool](repeating: false, count: batch.count)
     var starts: [Int32] = [0]
     var variables: [Int32] = []
@@ -111,15 +113,14 @@ extension PlanSolver {
         stepOfVariable[Int(plan.subjects[k])] = Int32(k)
       }
     }
-    for e in plan.unmatchedEqualities {
-      for index in incidence.terms(of: e) { isSeed[Int(incidence.variables[index])] = true }
-    }
+    // An equality left unmatched is reduced like an inequality: one the planned equalities
+    // imply (a row pinned at both ends that also keeps its widths equal) writes out to 0 = 0,
+    // and the tableau holds it as a redundant row without the blocks it reads; one that writes
+    // out to anything else reaches its blocks (``reduce(_:reducible:blocks:reached:)``).
+    for e in plan.unmatchedEqualities { isReducible[Int(equalityEntries[e])] = true }
     let blocks = PlanBlocks(plan: plan, stepOfVariable: stepOfVariable, blockOfStep: blockOfStep)
     var isReached = [Bool](repeating: false, count: plan.blockCount)
-    // A constant for the filter to capture: a captured `var` is boxed, and each read of the box
-    // checked for exclusive access at run time.
-    let seeds = isSeed
-    blocks.reach((0..<Int32(variableCount)).lazy.filter { seeds[Int($0)] }, &isReached)
+    blocks.reach((0..<Int32(variableCount)).lazy.filter { isSeed[Int($0)] }, &isReached)
 
     // The batch's entries that the determined part keeps, by step.
     var ids: [ConstraintID] = []

@@ -33,13 +33,17 @@ extension PlanSolver {
   }
 
   /// Writes out the constraints of `batch` that may be reduced (`reducible`, by entry: optional
-  /// constraints and required inequalities) that mention a variable a block not `reached`
-  /// determines, so that the block can stay determined: each such variable is replaced by its
-  /// definition over the tableau's variables. A constraint whose definitions are not written
-  /// out (a long chain), a required one that would come out longer than written, or
-  /// that would be left with no variable reaches its blocks instead, which the tableau then
-  /// takes; as that changes what the others are written over, the rest are written out again,
-  /// until none is refused.
+  /// constraints, required inequalities and the required equalities the plan left unmatched)
+  /// that mention a variable a block not `reached` determines, so that the block can stay
+  /// determined: each such variable is replaced by its definition over the tableau's variables.
+  /// One left with no variable (a size preference of a view the equalities fix) is a row of its
+  /// constant alone, whose error no value moves. An unmatched equality is reduced only to no
+  /// variable: 0 = 0 where the others imply it (a row pinned at both ends that also keeps its
+  /// widths equal), which the tableau holds as a redundant row, or 0 = *c*, which it refuses
+  /// as the equality as written would be. A constraint whose definitions are not written out (a
+  /// long chain), a required one that would come out longer than written, or an equality left
+  /// with a variable reaches its blocks instead, which the tableau then takes; as that changes
+  /// what the others are written over, the rest are written out again, until none is refused.
   ///
   /// - Complexity: O(*t* × ``DeterminedDefinitions/cap``) a round, for *t* terms of the plan
   ///   and the constraints; a round for each wave of refusals (usually one).
@@ -79,10 +83,10 @@ extension PlanSolver {
         // bottom) would fill the tableau in where the blocks it reaches cost less, and it
         // decides feasibility there all the same.
         guard
-          isWritten && !sum.variables.isEmpty
-            && sum.variables.count <= DeterminedDefinitions.cap
+          isWritten && sum.variables.count <= DeterminedDefinitions.cap
             && (!entry.priority.isRequired
               || sum.variables.count <= max(Int(entry.termCount), 2))
+            && (entry.relation != .equal || !entry.priority.isRequired || sum.variables.isEmpty)
         else {
           refused.append(index)
           continue

@@ -466,10 +466,10 @@ extension PlanSolver {
   /// Adds optional `constraint` under `id` without promoting anything: each determined
   /// variable it mentions is written out over the variables the determined part reads (as a
   /// build reduces), and the result is a bound when one variable that nothing else holds is
-  /// left, else a row of the sparse solver. One that mentions no determined variable is a
-  /// bound when it is one term over a variable nothing else holds. False, with nothing
-  /// done, for a required constraint, one that mentions an edited or waiting block's variable,
-  /// or one whose definitions are too long or leave no variable.
+  /// left, else a row of the sparse solver (of its constant alone when none is left). One that
+  /// mentions no determined variable is a bound when it is one term over a variable nothing
+  /// else holds. False, with nothing done, for a required constraint, one that mentions an
+  /// edited or waiting block's variable, or one whose definitions are too long.
   ///
   /// - Complexity: O(``DeterminedDefinitions/cap`` × blocks written out through).
   mutating func addReducing(_ id: ConstraintID, _ constraint: Constraint) -> Bool {
@@ -486,7 +486,7 @@ extension PlanSolver {
           return false
         }
       }
-      guard !sum.variables.isEmpty, sum.variables.count <= DeterminedDefinitions.cap else {
+      guard sum.variables.count <= DeterminedDefinitions.cap else {
         return false
       }
     } else {
@@ -806,7 +806,7 @@ extension PlanSolver {
     for term in reduced.writtenTerms(row) {
       guard writeOut(term.variable.id, term.coefficient, into: &sum) else { return false }
     }
-    guard !sum.variables.isEmpty, sum.variables.count <= DeterminedDefinitions.cap else {
+    guard sum.variables.count <= DeterminedDefinitions.cap else {
       return false
     }
     func holds(_ variable: Int32, _ coefficient: Double) -> Bool {

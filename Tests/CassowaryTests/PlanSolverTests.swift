@@ -157,6 +157,51 @@ extension PlanSolver {
     for edge in edges { #expect(plan.value(of: edge) == sparse.value(of: edge)) }
   }
 
+  /// Two views pinned to both margins that also keep their widths equal, as the size-class
+  /// recipe's compact-regular rows are: one equality of the row too many. The one left
+  /// unmatched writes out through the others to 0 = 0, and the size preferences to constants:
+  /// the tableau holds them as rows over no variable, and the row's blocks stay determined.
+  /// Made inconsistent (widths 1 apart), the build is refused as the sparse solver refuses it.
+  @Test(arguments: [0.0, 1.0])
+  func anEqualityTheOthersImplyLeavesItsBlocksDetermined(offset: Double) throws {
+    var names = VariableTable()
+    let (leading, trailing) = (names.make("margin.leading"), names.make("margin.trailing"))
+    let (shortX, shortWidth) = (names.make("short.x"), names.make("short.width"))
+    let (longX, longWidth) = (names.make("long.x"), names.make("long.width"))
+    let constraints: [(ConstraintID, Constraint)] = [
+      (ConstraintID(0), leading == LinearExpression(constant: 16)),
+      (ConstraintID(1), trailing == LinearExpression(constant: 359)),
+      (ConstraintID(2), shortX == LinearExpression(leading)),
+      (ConstraintID(3), shortX + shortWidth == LinearExpression(trailing)),
+      (ConstraintID(4), longX == LinearExpression(leading)),
+      (ConstraintID(5), longX + longWidth == LinearExpression(trailing)),
+      (ConstraintID(6), shortWidth == longWidth + LinearExpression(constant: offset)),
+      (ConstraintID(7), (shortWidth <= LinearExpression(constant: 40)).at(250)),
+      (ConstraintID(8), (longWidth >= LinearExpression(constant: 400)).at(750)),
+    ]
+    var plan = PlanSolver()
+    var sparse = SparseSolver()
+    guard offset == 0 else {
+      let sparseError = #expect(throws: SolverError.self) {
+        try sparse.add(contentsOf: constraints)
+      }
+      let planError = #expect(throws: SolverError.self) { try plan.add(contentsOf: constraints) }
+      #expect(planError.map(String.init(describing:)) == sparseError.map(String.init(describing:)))
+      return
+    }
+    try plan.add(contentsOf: constraints)
+    try sparse.add(contentsOf: constraints)
+    #expect(plan.reducedConstraintCount == 3, "the implied equality and both preferences")
+    #expect(plan.invariantViolations().isEmpty)
+    let variables = [leading, trailing, shortX, shortWidth, longX, longWidth]
+    for variable in variables { #expect(plan.value(of: variable) == sparse.value(of: variable)) }
+    // A new margin moves the row, held by the equalities the implied one was written through.
+    try plan.setConstant(ConstraintID(1), 300)
+    try sparse.setConstant(ConstraintID(1), 300)
+    for variable in variables { #expect(plan.value(of: variable) == sparse.value(of: variable)) }
+    #expect(plan.invariantViolations().isEmpty)
+  }
+
   /// A batch that replaces equalities, as a stack's update does when a view is hidden or shown,
   /// keeps the layout out of the tableau: the blocks that lost an equality are planned again
   /// with the new ones, at a rank between what they read and what reads them; an optional
