@@ -519,9 +519,15 @@ extension PlanSolver {
     try rebuild(renumbering: newIDs)
   }
 
-  /// Plans the whole system again, from its constraints and edits; unchanged if it throws.
-  mutating func rebuild(renumbering newIDs: [Int32]?) throws(SolverError) {
-    settleRemovals()
+  /// Plans the whole system again, from its constraints and edits (and `added`'s constraints,
+  /// which must be valid and new, with ids the solver does not hold); unchanged if it throws.
+  mutating func rebuild(
+    renumbering newIDs: [Int32]?, adding added: ConstraintBatch? = nil
+  ) throws(SolverError) {
+    // What a batch removed is gathered as it is now: a removed equality's place is cleared at
+    // once, and the sparse solver's records too. A rebuild asked for settles first, so that
+    // what it plans is the system's own state.
+    if added == nil { settleRemovals() }
     // Every constraint, in id order, over one term array: the sparse solver's records over its
     // store, then the written constraints' terms, then each bound's and determined step's as
     // they come.
@@ -582,6 +588,15 @@ extension PlanSolver {
     var labels = inner.core.labels.map { (ConstraintID($0.key), $0.value) }
     labels += determined.labels.map { ($0.key, $0.value) }
     labels += bounds.labels.map { ($0.key, $0.value) }
+    if let added {
+      let offset = Int32(batch.terms.count)
+      batch.terms.append(contentsOf: added.terms)
+      for var entry in added.entries {
+        entry.termStart += offset
+        entries.append(entry)
+      }
+      labels += added.labels
+    }
     if let newIDs {
       func renumbered(_ id: ConstraintID) -> ConstraintID {
         let index = Int(id.rawValue)

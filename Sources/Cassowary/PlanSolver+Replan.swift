@@ -59,8 +59,60 @@ extension PlanSolver {
   }
 
   /// The most constraints a later batch plans (``addPlanned(_:)``); a larger one (a size-class
-  /// switch, a rebuild's worth) goes to the tableau as before.
+  /// switch) is planned with the whole system (``addRebuilding(_:)``) or goes to the tableau.
   static var plannedBatchMaximum: Int { 256 }
+
+  /// Adds `batch`, a large share of the system that reads what the solver holds (a size-class
+  /// switch: a constraint or more a row replaced, each over the row's buttons and the margins),
+  /// by planning every constraint held again with it (``rebuild(renumbering:adding:)``), as a
+  /// first build plans. Given to the tableau, its constraints would promote the blocks they
+  /// reach, and the layout would stay in the tableau, where each later one costs an add.
+  ///
+  /// It takes more than ``plannedBatchMaximum`` of the batch's constraints, and an eighth of
+  /// the constraints held or more, reading a variable the plan holds (one a live equality
+  /// determines, or bounds hold). A batch that adds back a removed subtree (a churn) is mostly
+  /// over variables nothing holds since its removal, which the tableau takes without promoting
+  /// anything, and keeps the tableau's way; so does one over what the tableau holds already.
+  ///
+  /// False, with nothing changed, when the batch reads too little of the solver, the solver
+  /// plans nothing, an entry is invalid, held already or given twice, or the whole system
+  /// refuses a constraint: the batch then takes the tableau's way, which decides (and names)
+  /// the refusal as one by one.
+  ///
+  /// - Complexity: O(terms of the batch), and when it rebuilds, that of a build of every
+  ///   constraint held and the batch's.
+  mutating func addRebuilding(_ batch: ConstraintBatch) -> Bool {
+    guard batch.count > Self.plannedBatchMaximum, determined.liveSteps > 0 else { return false }
+    // Only what the plan holds counts: where the layout is in the tableau already, the tableau
+    // takes the batch an add at a time and promotes nothing.
+    func isHeld(_ variable: Int32) -> Bool {
+      if let k = determined.step(determining: variable) { return !determined.isRemoved[k] }
+      return bounds.contains(variable)
+    }
+    var reading = 0
+    for entry in batch.entries {
+      let run = Int(entry.termStart)..<Int(entry.termStart + entry.termCount)
+      if run.contains(where: { isHeld(batch.terms[$0].variable.id) }) { reading += 1 }
+    }
+    let held = inner.core.constraintCount + determined.liveSteps + bounds.liveCount
+    guard reading > Self.plannedBatchMaximum, reading * 8 >= held else { return false }
+    var ids = Set<ConstraintID>(minimumCapacity: batch.count)
+    for entry in batch.entries {
+      guard entry.priority.isValid, entry.constant.isFinite, !contains(entry.id),
+        ids.insert(entry.id).inserted
+      else { return false }
+      for position in Int(entry.termStart)..<Int(entry.termStart + entry.termCount)
+      where !batch.terms[position].coefficient.isFinite {
+        return false
+      }
+    }
+    do throws(SolverError) {
+      try rebuild(renumbering: nil, adding: batch)
+    } catch {
+      return false
+    }
+    return true
+  }
 
   /// The blocks a batch's equalities are planned into, before anything changes.
   struct BatchPlan {

@@ -170,7 +170,7 @@ public struct PlanSolver: LayoutSolver {
     {
       if try buildPlanned(batch, leading: leading) { return }
     }
-    if addPlanned(batch) { return }
+    if addPlanned(batch) || addRebuilding(batch) { return }
     if restorePending && batch.entries.contains(where: \.priority.isRequired) {
       restoreStaleReducedConstraints()
     }

@@ -202,6 +202,56 @@ extension PlanSolver {
     #expect(plan.invariantViolations().isEmpty)
   }
 
+  /// A batch of a rebuild's size (more than 256 constraints, an eighth of the system or more:
+  /// a size-class switch) is planned with the whole system, not given to the tableau: the
+  /// values are the sparse solver's and nothing is left in the tableau. One with a conflict is
+  /// refused as the sparse solver refuses it, keeping what comes before the refused
+  /// constraint, as adding a batch one by one does.
+  @Test(arguments: [false, true])
+  func aBatchOfARebuildsSizeIsPlannedWithTheWholeSystem(conflicting: Bool) throws {
+    var names = VariableTable()
+    let count = 400
+    let edges = (0...count).map { names.make("x\($0)") }
+    let widths = (0..<count).map { names.make("w\($0)") }
+    var first: [(ConstraintID, Constraint)] = [
+      (ConstraintID(0), edges[0] == LinearExpression(constant: 10))
+    ]
+    for index in 1...count {
+      first.append(
+        (ConstraintID(index), edges[index] == edges[index - 1] + LinearExpression(constant: 8)))
+    }
+    // Each width held between two edges, as a row's views between its margins, and a wish
+    // for each (a size preference, written out to a constant).
+    var second: [(ConstraintID, Constraint)] = []
+    for index in 0..<count {
+      let id = ConstraintID(Int32(2 * count + 2 * index))
+      second.append((id, widths[index] == edges[index + 1] - edges[index]))
+      second.append(
+        (ConstraintID(id.rawValue + 1), (widths[index] <= LinearExpression(constant: 5)).at(250)))
+    }
+    if conflicting {
+      second.insert(
+        (ConstraintID(Int32(4 * count + 1)), widths[7] == LinearExpression(constant: 9)), at: 300)
+    }
+    var plan = PlanSolver()
+    var sparse = SparseSolver()
+    try plan.add(contentsOf: first)
+    try sparse.add(contentsOf: first)
+    let planError = Result { () throws(SolverError) in try plan.add(contentsOf: second) }
+    let sparseError = Result { () throws(SolverError) in try sparse.add(contentsOf: second) }
+    #expect(
+      String(describing: planError.map { "added" })
+        == String(describing: sparseError.map { "added" }))
+    for variable in edges + widths {
+      #expect(plan.value(of: variable) == sparse.value(of: variable))
+    }
+    #expect(plan.statistics.constraints == sparse.statistics.constraints)
+    #expect(plan.invariantViolations().isEmpty)
+    if !conflicting {
+      #expect(plan.reducedConstraintCount == count, "each wish written out to a constant")
+    }
+  }
+
   /// A batch that replaces equalities, as a stack's update does when a view is hidden or shown,
   /// keeps the layout out of the tableau: the blocks that lost an equality are planned again
   /// with the new ones, at a rank between what they read and what reads them; an optional
