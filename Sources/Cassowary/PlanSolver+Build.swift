@@ -150,14 +150,21 @@ extension PlanSolver {
       return true
     }
 
-    // The sparse solver's batch: the entries neither determined nor bounds, in the order
+    // Optional constraints written out to no variable are held aside: no value moves their
+    // error.
+    var isAside = [Bool](repeating: false, count: batch.count)
+    for written in reduction.entries where written.termCount == 0 {
+      isAside[Int(written.index)] = !batch.entries[Int(written.index)].priority.isRequired
+    }
+    // The sparse solver's batch: the entries neither determined, bounds nor aside, in the order
     // given, each over its terms as written or as reduced. Only their terms are copied: the
     // batch's are held until the build returns, and on a planned layout most are determined.
     var rest = ConstraintBatch()
     var newIndex = [Int32](repeating: -1, count: batch.count)
     var restCount = 0
     var restTermCount = 0
-    for (index, entry) in batch.entries.enumerated() where !isDetermined[index] && !isBound[index] {
+    for (index, entry) in batch.entries.enumerated()
+    where !isDetermined[index] && !isBound[index] && !isAside[index] {
       newIndex[index] = Int32(restCount)
       restCount += 1
       let reduced = reducedOf[index]
@@ -188,17 +195,20 @@ extension PlanSolver {
     }
     var determinedLabels: [ConstraintID: String] = [:]
     var boundLabels: [ConstraintID: String] = [:]
+    var asideLabels: [ConstraintID: String] = [:]
     if !batch.labels.isEmpty {
-      // 1 for a determined step, 2 for a bound.
+      // 1 for a determined step, 2 for a bound, 3 for a row held aside.
       var placeOfID = [UInt8](repeating: 0, count: Int(largestID) + 1)
       for (index, entry) in batch.entries.enumerated() {
         if isDetermined[index] { placeOfID[Int(entry.id.rawValue)] = 1 }
         if isBound[index] { placeOfID[Int(entry.id.rawValue)] = 2 }
+        if isAside[index] { placeOfID[Int(entry.id.rawValue)] = 3 }
       }
       for (id, label) in batch.labels {
         switch Int(id.rawValue) < placeOfID.count ? placeOfID[Int(id.rawValue)] : 0 {
         case 1: determinedLabels[id] = label
         case 2: boundLabels[id] = label
+        case 3: asideLabels[id] = label
         default: rest.labels.append((id, label))
         }
       }
@@ -253,6 +263,9 @@ extension PlanSolver {
           rows.rows[row].boundSlot = Int32(slot)
           setPlace(entry.id, .bound(slot))
         } else {
+          if isAside[Int(written.index)] {
+            rows.holdAside(row, entry.relation, entry.priority, label: asideLabels[entry.id])
+          }
           setPlace(entry.id, .reduced(row))
         }
       }
@@ -576,6 +589,15 @@ extension PlanSolver {
         batch.terms.append(Term(Variable(id: bound.variable), bound.coefficient))
         continue
       }
+      if let row = places[index].reducedConstraint, reduced.rows[row].isAside {
+        let written = reduced.rows[row]
+        entries.append(
+          ConstraintBatch.Entry(
+            id: ConstraintID(Int32(index)), termStart: writtenOffset + written.termStart,
+            termCount: written.termCount, constant: written.constant,
+            relation: written.relation, priority: written.priority))
+        continue
+      }
       guard let k = places[index].step else { continue }
       let start = Int32(batch.terms.count)
       determined.appendWrittenTerms(ofStep: k, to: &batch.terms)
@@ -588,6 +610,7 @@ extension PlanSolver {
     var labels = inner.core.labels.map { (ConstraintID($0.key), $0.value) }
     labels += determined.labels.map { ($0.key, $0.value) }
     labels += bounds.labels.map { ($0.key, $0.value) }
+    labels += reduced.asideLabels.map { ($0.key, $0.value) }
     if let added {
       let offset = Int32(batch.terms.count)
       batch.terms.append(contentsOf: added.terms)

@@ -75,6 +75,12 @@ extension PlanSolver {
           LinearExpression(
             [Term(Variable(id: bound.variable), bound.coefficient)], constant: bound.constant),
           bound.relation)
+      } else if written.isAside {
+        if inner.contains(id) { problems.append("\(id) is held aside and in the tableau") }
+        if written.priority.isRequired || written.isRequired {
+          problems.append("\(id) is held aside but required")
+        }
+        held = reduced.asideConstraint(row)
       } else if let inTableau = inner.constraint(id) {
         held = inTableau
       } else {
@@ -96,6 +102,10 @@ extension PlanSolver {
       if !(abs(a - b) <= 1e-7 * max(1, abs(a), abs(b))) {
         problems.append("\(id) reads \(a) as written and \(b) as held")
       }
+    }
+    let aside = reduced.rows.lazy.filter { $0.isLive && $0.isAside }.count
+    if aside != reduced.asideCount {
+      problems.append("\(aside) rows held aside, counted \(reduced.asideCount)")
     }
     var liveBounds = 0
     for (index, place) in places.enumerated() {

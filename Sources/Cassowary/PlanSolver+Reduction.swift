@@ -173,6 +173,9 @@ extension PlanSolver {
         if let label = bounds.labels[row.id] { batch.labels.append((row.id, label)) }
         bounds.remove(Int(row.boundSlot))
         narrowed.insert(bound.variable)
+      } else if row.isAside {
+        (relation, priority) = (row.relation, row.priority)
+        if let label = rows.asideLabels[row.id] { batch.labels.append((row.id, label)) }
       } else {
         guard let held = inner.constraint(row.id) else {
           preconditionFailure("reduced constraint \(row.id) is not in the tableau")
@@ -277,6 +280,8 @@ extension PlanSolver {
         let bound = bounds.bounds[Int(written.boundSlot)]
         old = bound.constant
         heldTerms = bound.coefficient * state.values[Int(bound.variable)]
+      } else if written.isAside {
+        old = written.constant + written.offset
       } else {
         guard let record = inner.core.records[Int(written.id.rawValue)] else {
           preconditionFailure("reduced constraint \(written.id) is not in the tableau")
@@ -309,7 +314,7 @@ extension PlanSolver {
         let slot = Int(written.boundSlot)
         bounds.bounds[slot].constant = constant
         narrow(bounds.bounds[slot].variable)
-      } else {
+      } else if !written.isAside {
         do throws(SolverError) {
           try inner.setConstant(written.id, constant)
         } catch {

@@ -94,7 +94,8 @@ extension PlanSolver {
       let run = Int(entry.termStart)..<Int(entry.termStart + entry.termCount)
       if run.contains(where: { isHeld(batch.terms[$0].variable.id) }) { reading += 1 }
     }
-    let held = inner.core.constraintCount + determined.liveSteps + bounds.liveCount
+    let held =
+      inner.core.constraintCount + determined.liveSteps + bounds.liveCount + reduced.asideCount
     guard reading > Self.plannedBatchMaximum, reading * 8 >= held else { return false }
     var ids = Set<ConstraintID>(minimumCapacity: batch.count)
     for entry in batch.entries {
@@ -484,7 +485,8 @@ extension PlanSolver {
     guard inner.core.edits[variable] == nil else { return nil }
     var uses: Int32 = 0
     for row in reduced.rows.indices
-    where reduced.rows[row].isLive && reduced.rows[row].boundSlot < 0 {
+    where reduced.rows[row].isLive && reduced.rows[row].boundSlot < 0 && !reduced.rows[row].isAside
+    {
       guard let record = inner.core.records[Int(reduced.rows[row].id.rawValue)] else { continue }
       var mentions = false
       for index in Int(record.termStart)..<Int(record.termStart + record.termCount)
@@ -568,6 +570,11 @@ extension PlanSolver {
       reduced.rows[row].boundSlot = Int32(slot)
       setPlace(id, .bound(slot))
       narrow(variable)
+      return true
+    }
+    if sum.variables.isEmpty {
+      reduced.holdAside(row, constraint.relation, constraint.priority, label: constraint.label)
+      setPlace(id, .reduced(row))
       return true
     }
     do throws(SolverError) {
@@ -871,6 +878,8 @@ extension PlanSolver {
       guard sum.variables.count == 1, holds(bound.variable, bound.coefficient) else { return false }
       bounds.bounds[slot].constant = sum.constant
       narrow(bound.variable)
+    } else if written.isAside {
+      guard sum.variables.isEmpty else { return false }
     } else {
       guard let record = inner.core.records[Int(written.id.rawValue)],
         Int(record.termCount) == sum.variables.count
@@ -907,6 +916,9 @@ extension PlanSolver {
       {
         _ = bounds.unbind(bound.variable)
       }
+    } else if written.isAside {
+      (relation, priority) = (written.relation, written.priority)
+      label = reduced.asideLabels.isEmpty ? nil : reduced.asideLabels[written.id]
     } else {
       guard let held = inner.constraint(written.id) else {
         preconditionFailure("reduced constraint \(written.id) is not in the tableau")

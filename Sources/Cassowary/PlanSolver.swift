@@ -188,8 +188,12 @@ public struct PlanSolver: LayoutSolver {
       return
     }
     guard let k = step(of: id) else {
-      try inner.remove(id)
-      if let row = reducedConstraint(of: id) { reduced.remove(row) }
+      if let row = asideRow(of: id) {
+        reduced.remove(row)
+      } else {
+        try inner.remove(id)
+        if let row = reducedConstraint(of: id) { reduced.remove(row) }
+      }
       setPlace(id, .notDetermined)
       settle()
       return
@@ -231,11 +235,18 @@ public struct PlanSolver: LayoutSolver {
 
   public func contains(_ id: ConstraintID) -> Bool {
     step(of: id) != nil || boundSlot(of: id) != nil || inner.contains(id)
+      || asideRow(of: id) != nil
   }
 
   public func constraint(_ id: ConstraintID) -> Constraint? {
     if let k = step(of: id) { return determined.constraint(ofStep: k) }
     if let slot = boundSlot(of: id) { return constraint(ofBound: slot) }
+    if let row = asideRow(of: id) {
+      var held = reduced.asideConstraint(row)
+      held.expression = LinearExpression(
+        Array(reduced.writtenTerms(row)), constant: reduced.rows[row].constant)
+      return held
+    }
     if let row = reducedConstraint(of: id), var held = inner.constraint(id) {
       held.expression = LinearExpression(
         Array(reduced.writtenTerms(row)), constant: reduced.rows[row].constant)
@@ -287,7 +298,9 @@ public struct PlanSolver: LayoutSolver {
     }
     if let row = reducedConstraint(of: id) {
       guard constant.isFinite else { throw .nonFinite("the constant \(constant) for \(id)") }
-      try inner.setConstant(id, constant + reduced.rows[row].offset)
+      if !reduced.rows[row].isAside {
+        try inner.setConstant(id, constant + reduced.rows[row].offset)
+      }
       reduced.rows[row].constant = constant
       settle()
       return
@@ -424,6 +437,12 @@ public struct PlanSolver: LayoutSolver {
       }
       return
     }
+    if let row = asideRow(of: id) {
+      // Optional still (a raise to required gave it back above): no value moves.
+      guard priority.isValid else { throw .invalidPriority(priority) }
+      reduced.rows[row].priority = priority
+      return
+    }
     guard let k = step(of: id) else {
       try inner.setPriority(id, priority)
       settle()
@@ -529,7 +548,7 @@ public struct PlanSolver: LayoutSolver {
 
   public var statistics: SolverStatistics {
     var figures = inner.statistics
-    figures.constraints += determined.liveSteps + bounds.liveCount
+    figures.constraints += determined.liveSteps + bounds.liveCount + reduced.asideCount
     figures.variables += determined.liveSteps + bounds.boundedCount
     figures.bookkeepingBytes +=
       determined.bytes + state.values.capacity * 8 + state.reported.capacity * 8
@@ -597,6 +616,16 @@ public struct PlanSolver: LayoutSolver {
     let index = Int(id.rawValue)
     guard index < places.count else { return nil }
     return places[index].reducedConstraint
+  }
+  /// The reduced constraint `id` is, if it is held aside (optional, written out to no
+  /// variable).
+  ///
+  /// - Complexity: O(1).
+  @inline(__always)
+  func asideRow(of id: ConstraintID) -> Int? {
+    guard reduced.asideCount > 0, let row = reducedConstraint(of: id), reduced.rows[row].isAside
+    else { return nil }
+    return row
   }
 
   mutating func setPlace(_ id: ConstraintID, _ place: ConstraintPlace) {

@@ -16,32 +16,46 @@
 /// them first gives every reduced constraint back as written
 /// (``PlanSolver/restoreReducedConstraints()``). Each keeps its terms and constant as written,
 /// so the constraint can be given back whole. A reduced constraint of one term over a bounded
-/// variable is held as a bound (``boundSlot``), not by the sparse solver.
+/// variable is held as a bound (``boundSlot``), not by the sparse solver; an optional one
+/// written out to no variable (a size preference of a view the equalities fix) is held by
+/// neither (``Row/isAside``): its error is a constant no value moves, so it cannot change the
+/// optimum.
 struct ReducedConstraints {
-  /// One reduced constraint.
+  /// One reduced constraint. (Its fields are ordered to fill the row's 40 bytes.)
   struct Row {
     var id: ConstraintID
     /// Its terms as written: `terms[termStart..<termStart + termCount]`.
     var termStart: Int32
     var termCount: Int32
+    /// The bound it is (``VariableBounds``), or -1 while the sparse solver holds it or it is
+    /// held aside.
+    var boundSlot: Int32 = -1
     /// Its constant as written.
     var constant: Double
-    /// What the reduction adds to the constant: the sparse solver's row has
-    /// `constant + offset`.
+    /// What the reduction adds to the constant: the row as held (the sparse solver's, a
+    /// bound's, or one aside) has `constant + offset`.
     var offset: Double
     /// False once the constraint is removed.
     var isLive: Bool
     /// Whether it was required when reduced (a later lowering leaves it set: it only makes a
     /// constant change that would move it take the careful way).
     var isRequired = false
-    /// The bound it is (``VariableBounds``), or -1 while the sparse solver holds it.
-    var boundSlot: Int32 = -1
+    /// Whether it is held aside: optional, and written out to no variable.
+    var isAside = false
+    /// The relation, and the priority, of a row held aside (the sparse solver and the bounds
+    /// keep their rows' own).
+    var relation = Relation.equal
+    var priority = Priority.required
   }
 
   /// The rows, in the order they were reduced.
   var rows: [Row] = []
   /// The rows' terms as written.
   var terms: [Term] = []
+  /// The labels of the rows held aside.
+  var asideLabels: [ConstraintID: String] = [:]
+  /// How many live rows are held aside.
+  private(set) var asideCount = 0
   /// Whether each block of the plan feeds a reduced constraint: determines a variable one
   /// mentions, or a variable such a block reads, directly or not.
   var isFeeding: [Bool] = []
@@ -71,13 +85,42 @@ struct ReducedConstraints {
     return rows.count - 1
   }
 
+  /// Holds row `index` aside, as `relation` at `priority`, labelled `label`.
+  ///
+  /// - Precondition: the row is optional and written out to no variable.
+  /// - Complexity: O(1), but for a label's insertion.
+  mutating func holdAside(
+    _ index: Int, _ relation: Relation, _ priority: Priority, label: String?
+  ) {
+    rows[index].isAside = true
+    rows[index].relation = relation
+    rows[index].priority = priority
+    if let label { asideLabels[rows[index].id] = label }
+    asideCount += 1
+  }
+
+  /// Row `index` as held aside: no term, its constant and offset.
+  ///
+  /// - Precondition: the row is held aside.
+  /// - Complexity: O(1), but for its label's lookup.
+  func asideConstraint(_ index: Int) -> Constraint {
+    let row = rows[index]
+    return Constraint(
+      LinearExpression([], constant: row.constant + row.offset), row.relation,
+      priority: row.priority, label: asideLabels.isEmpty ? nil : asideLabels[row.id])
+  }
+
   /// Marks row `index` removed.
   ///
-  /// - Complexity: O(1).
+  /// - Complexity: O(1), but for an aside row's label.
   mutating func remove(_ index: Int) {
     guard rows[index].isLive else { return }
     rows[index].isLive = false
     liveCount -= 1
+    if rows[index].isAside {
+      asideCount -= 1
+      if !asideLabels.isEmpty { asideLabels[rows[index].id] = nil }
+    }
   }
 
   /// Row `index`'s terms as written.
@@ -112,5 +155,6 @@ struct ReducedConstraints {
   var bytes: Int {
     rows.capacity * MemoryLayout<Row>.stride + terms.capacity * MemoryLayout<Term>.stride
       + isFeeding.capacity + isFeedingRequired.capacity
+      + asideLabels.capacity * MemoryLayout<(ConstraintID, String)>.stride
   }
 }

@@ -159,9 +159,11 @@ extension PlanSolver {
 
   /// Two views pinned to both margins that also keep their widths equal, as the size-class
   /// recipe's compact-regular rows are: one equality of the row too many. The one left
-  /// unmatched writes out through the others to 0 = 0, and the size preferences to constants:
-  /// the tableau holds them as rows over no variable, and the row's blocks stay determined.
-  /// Made inconsistent (widths 1 apart), the build is refused as the sparse solver refuses it.
+  /// unmatched writes out through the others to 0 = 0, which the tableau holds as a redundant
+  /// row, and the size preferences to constants, held aside: the row's blocks stay determined.
+  /// A preference held aside reads as written, takes a new constant and priority, and goes,
+  /// as the sparse solver's does. Made inconsistent (widths 1 apart), the build is refused as
+  /// the sparse solver refuses it.
   @Test(arguments: [0.0, 1.0])
   func anEqualityTheOthersImplyLeavesItsBlocksDetermined(offset: Double) throws {
     var names = VariableTable()
@@ -199,6 +201,38 @@ extension PlanSolver {
     try plan.setConstant(ConstraintID(1), 300)
     try sparse.setConstant(ConstraintID(1), 300)
     for variable in variables { #expect(plan.value(of: variable) == sparse.value(of: variable)) }
+    #expect(plan.invariantViolations().isEmpty)
+    // The preferences, held aside, change and go as the sparse solver's do.
+    for id in [ConstraintID(7), ConstraintID(8)] {
+      #expect(plan.contains(id))
+      #expect(plan.constraint(id) == sparse.constraint(id))
+    }
+    try plan.setConstant(ConstraintID(7), -50)
+    try sparse.setConstant(ConstraintID(7), -50)
+    try plan.setPriority(ConstraintID(8), 500)
+    try sparse.setPriority(ConstraintID(8), 500)
+    #expect(throws: SolverError.self) { try plan.setPriority(ConstraintID(8), Priority(0)) }
+    for id in [ConstraintID(7), ConstraintID(8)] {
+      #expect(plan.constraint(id) == sparse.constraint(id))
+    }
+    #expect(plan.invariantViolations().isEmpty)
+    try plan.remove(ConstraintID(7))
+    try sparse.remove(ConstraintID(7))
+    #expect(!plan.contains(ConstraintID(7)))
+    #expect(plan.statistics.constraints == sparse.statistics.constraints)
+    // Raised to required, the other is given back as written, and holds as the sparse
+    // solver's does (the width is 343 > 400 refused there too).
+    let raise = Result { () throws(SolverError) in
+      try plan.setPriority(ConstraintID(8), .required)
+    }
+    let raiseSparse = Result { () throws(SolverError) in
+      try sparse.setPriority(ConstraintID(8), .required)
+    }
+    #expect(
+      String(describing: raise.map { "raised" })
+        == String(describing: raiseSparse.map { "raised" }))
+    for variable in variables { #expect(plan.value(of: variable) == sparse.value(of: variable)) }
+    #expect(plan.constraint(ConstraintID(8)) == sparse.constraint(ConstraintID(8)))
     #expect(plan.invariantViolations().isEmpty)
   }
 
