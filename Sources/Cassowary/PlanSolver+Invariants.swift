@@ -65,7 +65,7 @@ extension PlanSolver {
       if written.boundSlot < 0 && reducedConstraint(of: id) != row {
         problems.append("\(id) is reduced constraint \(row) but placed elsewhere")
       }
-      let held: Constraint
+      let held: Constraint?
       if written.boundSlot >= 0 {
         if boundSlot(of: id) != Int(written.boundSlot) {
           problems.append("reduced \(id) is bound \(written.boundSlot) but placed elsewhere")
@@ -80,7 +80,8 @@ extension PlanSolver {
         if written.priority.isRequired || written.isRequired {
           problems.append("\(id) is held aside but required")
         }
-        held = reduced.asideConstraint(row)
+        // Its error is the same at every value: no value reads it.
+        held = nil
       } else if let inTableau = inner.constraint(id) {
         held = inTableau
       } else {
@@ -94,7 +95,7 @@ extension PlanSolver {
         }
       }
       // Where the equalities hold, the row as held and as written are the same function.
-      guard batchDepth == 0 else { continue }
+      guard batchDepth == 0, let held else { continue }
       let asWritten = LinearExpression(
         Array(reduced.writtenTerms(row)), constant: written.constant)
       let a = asWritten.evaluate { value(of: $0) }

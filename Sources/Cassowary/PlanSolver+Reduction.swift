@@ -268,8 +268,8 @@ extension PlanSolver {
       let written = reduced.rows[row]
       // A required row the sparse solver holds is never moved in place (one change at a time
       // could pass through a state none of them allows): a change that would move it gives
-      // the rows back as written first.
-      guard !written.isRequired || written.boundSlot >= 0 else { continue }
+      // the rows back as written first. A row held aside is read by nothing.
+      guard !written.isAside, !written.isRequired || written.boundSlot >= 0 else { continue }
       var asWritten = written.constant
       for term in reduced.writtenTerms(row) {
         asWritten += term.coefficient * value(of: term.variable)
@@ -280,8 +280,6 @@ extension PlanSolver {
         let bound = bounds.bounds[Int(written.boundSlot)]
         old = bound.constant
         heldTerms = bound.coefficient * state.values[Int(bound.variable)]
-      } else if written.isAside {
-        old = written.constant + written.offset
       } else {
         guard let record = inner.core.records[Int(written.id.rawValue)] else {
           preconditionFailure("reduced constraint \(written.id) is not in the tableau")
@@ -314,7 +312,7 @@ extension PlanSolver {
         let slot = Int(written.boundSlot)
         bounds.bounds[slot].constant = constant
         narrow(bounds.bounds[slot].variable)
-      } else if !written.isAside {
+      } else {
         do throws(SolverError) {
           try inner.setConstant(written.id, constant)
         } catch {

@@ -241,12 +241,7 @@ public struct PlanSolver: LayoutSolver {
   public func constraint(_ id: ConstraintID) -> Constraint? {
     if let k = step(of: id) { return determined.constraint(ofStep: k) }
     if let slot = boundSlot(of: id) { return constraint(ofBound: slot) }
-    if let row = asideRow(of: id) {
-      var held = reduced.asideConstraint(row)
-      held.expression = LinearExpression(
-        Array(reduced.writtenTerms(row)), constant: reduced.rows[row].constant)
-      return held
-    }
+    if let row = asideRow(of: id) { return reduced.asideConstraint(row) }
     if let row = reducedConstraint(of: id), var held = inner.constraint(id) {
       held.expression = LinearExpression(
         Array(reduced.writtenTerms(row)), constant: reduced.rows[row].constant)

@@ -32,8 +32,9 @@ struct ReducedConstraints {
     var boundSlot: Int32 = -1
     /// Its constant as written.
     var constant: Double
-    /// What the reduction adds to the constant: the row as held (the sparse solver's, a
-    /// bound's, or one aside) has `constant + offset`.
+    /// What the reduction adds to the constant: the row as held (the sparse solver's, or a
+    /// bound's) has `constant + offset`. (One held aside is read by nothing, and its offset is
+    /// not kept current.)
     var offset: Double
     /// False once the constraint is removed.
     var isLive: Bool
@@ -99,14 +100,14 @@ struct ReducedConstraints {
     asideCount += 1
   }
 
-  /// Row `index` as held aside: no term, its constant and offset.
+  /// Row `index` as written, with the relation, priority and label it is held aside with.
   ///
   /// - Precondition: the row is held aside.
-  /// - Complexity: O(1), but for its label's lookup.
+  /// - Complexity: O(terms), but for its label's lookup.
   func asideConstraint(_ index: Int) -> Constraint {
     let row = rows[index]
     return Constraint(
-      LinearExpression([], constant: row.constant + row.offset), row.relation,
+      LinearExpression(Array(writtenTerms(index)), constant: row.constant), row.relation,
       priority: row.priority, label: asideLabels.isEmpty ? nil : asideLabels[row.id])
   }
 
