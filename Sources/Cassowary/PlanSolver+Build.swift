@@ -554,32 +554,33 @@ extension PlanSolver {
     var entries: [ConstraintBatch.Entry] = []
     let writtenOffset = Int32(batch.terms.count)
     batch.terms.append(contentsOf: reduced.terms)
+    // Reduced constraint `row`, the constraint `index`, as written: not as it is held.
+    func asWritten(
+      _ index: Int, row: Int, _ relation: Relation, _ priority: Priority
+    ) -> ConstraintBatch.Entry {
+      let written = reduced.rows[row]
+      return ConstraintBatch.Entry(
+        id: ConstraintID(Int32(index)), termStart: writtenOffset + written.termStart,
+        termCount: written.termCount, constant: written.constant, relation: relation,
+        priority: priority)
+    }
     for (index, record) in inner.core.records.enumerated() {
       guard let record else { continue }
-      var entry = ConstraintBatch.Entry(
-        id: ConstraintID(Int32(index)), termStart: record.termStart,
-        termCount: record.termCount, constant: record.constant, relation: record.relation,
-        priority: record.priority)
       if let row = reducedConstraint(of: ConstraintID(Int32(index))) {
-        // As written, not as the tableau holds it.
-        let written = reduced.rows[row]
-        entry.termStart = writtenOffset + written.termStart
-        entry.termCount = written.termCount
-        entry.constant = written.constant
+        entries.append(asWritten(index, row: row, record.relation, record.priority))
+        continue
       }
-      entries.append(entry)
+      entries.append(
+        ConstraintBatch.Entry(
+          id: ConstraintID(Int32(index)), termStart: record.termStart,
+          termCount: record.termCount, constant: record.constant, relation: record.relation,
+          priority: record.priority))
     }
     for index in places.indices {
       if let slot = places[index].bound {
         let bound = bounds.bounds[slot]
         if bound.reduced >= 0 {
-          // As written, not as reduced.
-          let written = reduced.rows[Int(bound.reduced)]
-          entries.append(
-            ConstraintBatch.Entry(
-              id: ConstraintID(Int32(index)), termStart: writtenOffset + written.termStart,
-              termCount: written.termCount, constant: written.constant,
-              relation: bound.relation, priority: bound.priority))
+          entries.append(asWritten(index, row: Int(bound.reduced), bound.relation, bound.priority))
           continue
         }
         entries.append(
@@ -591,11 +592,7 @@ extension PlanSolver {
       }
       if let row = places[index].reducedConstraint, reduced.rows[row].isAside {
         let written = reduced.rows[row]
-        entries.append(
-          ConstraintBatch.Entry(
-            id: ConstraintID(Int32(index)), termStart: writtenOffset + written.termStart,
-            termCount: written.termCount, constant: written.constant,
-            relation: written.relation, priority: written.priority))
+        entries.append(asWritten(index, row: row, written.relation, written.priority))
         continue
       }
       guard let k = places[index].step else { continue }

@@ -18,27 +18,14 @@ extension PlanSolver {
   /// - Complexity: O(terms of the batch and of the blocks planned again, plus the readers of
   ///   their variables), plus the reduction of the optional constraints.
   mutating func addPlanned(_ batch: ConstraintBatch) -> Bool {
-    // A batch of a rebuild's size goes the tableau's way: planned again, its matching would
-    // cost what a build does, and the holders of each variable it opens are searched for.
+    // A larger batch is planned with the whole system or goes the tableau's way: planned
+    // here, its matching would cost what a build does, and the holders of each variable it
+    // opens are searched for.
     guard determined.plan.blockCount > 0, !reduced.mayHoldRequired, batch.count > 0,
-      batch.count <= Self.plannedBatchMaximum
+      batch.count <= Self.plannedBatchMaximum,
+      batch.entries.allSatisfy({ $0.relation == .equal || !$0.priority.isRequired }),
+      isNewAndValid(batch)
     else {
-      return false
-    }
-    for (index, entry) in batch.entries.enumerated() {
-      guard entry.priority.isValid, entry.constant.isFinite,
-        entry.relation == .equal || !entry.priority.isRequired, !contains(entry.id)
-      else { return false }
-      for position in Int(entry.termStart)..<Int(entry.termStart + entry.termCount)
-      where !batch.terms[position].coefficient.isFinite {
-        return false
-      }
-      // Small batches are the rule here; a larger one is checked once through a set.
-      if batch.count <= 32 {
-        for other in batch.entries[..<index] where other.id == entry.id { return false }
-      }
-    }
-    if batch.count > 32 && Set(batch.entries.lazy.map(\.id)).count != batch.count {
       return false
     }
     guard var plan = replan(batch) else { return false }
@@ -96,16 +83,8 @@ extension PlanSolver {
     }
     let held =
       inner.core.constraintCount + determined.liveSteps + bounds.liveCount + reduced.asideCount
-    guard reading > Self.plannedBatchMaximum, reading * 8 >= held else { return false }
-    var ids = Set<ConstraintID>(minimumCapacity: batch.count)
-    for entry in batch.entries {
-      guard entry.priority.isValid, entry.constant.isFinite, !contains(entry.id),
-        ids.insert(entry.id).inserted
-      else { return false }
-      for position in Int(entry.termStart)..<Int(entry.termStart + entry.termCount)
-      where !batch.terms[position].coefficient.isFinite {
-        return false
-      }
+    guard reading > Self.plannedBatchMaximum, reading * 8 >= held, isNewAndValid(batch) else {
+      return false
     }
     do throws(SolverError) {
       try rebuild(renumbering: nil, adding: batch)
@@ -113,6 +92,29 @@ extension PlanSolver {
       return false
     }
     return true
+  }
+
+  /// Whether every constraint of `batch` is valid (a priority in range, finite numbers) and
+  /// new: an id the solver does not hold, given once. A batch that is not goes the tableau's
+  /// way, which refuses it as one by one.
+  ///
+  /// - Complexity: O(terms of the batch).
+  @inline(__always)  // called from mutating methods, a method call copies the solver
+  func isNewAndValid(_ batch: ConstraintBatch) -> Bool {
+    for (index, entry) in batch.entries.enumerated() {
+      guard entry.priority.isValid, entry.constant.isFinite, !contains(entry.id) else {
+        return false
+      }
+      for position in Int(entry.termStart)..<Int(entry.termStart + entry.termCount)
+      where !batch.terms[position].coefficient.isFinite {
+        return false
+      }
+      // Small batches are the rule; a larger one is checked once through a set.
+      if batch.count <= 32 {
+        for other in batch.entries[..<index] where other.id == entry.id { return false }
+      }
+    }
+    return batch.count <= 32 || Set(batch.entries.lazy.map(\.id)).count == batch.count
   }
 
   /// The blocks a batch's equalities are planned into, before anything changes.
