@@ -629,10 +629,12 @@ extension PlanSolver {
     }
     batch.entries = entries
     batch.labels = labels.sorted { $0.0 < $1.0 }
-    // In an order that depends on what the constraints say, not on their ids or history, as
-    // the sparse solver's rebuild: the plan's matching (and so what is determined, what the
-    // tableau holds and the memory both take) is then a function of the constraints alone.
-    Solver<SparseTableau>.sortCanonically(&batch)
+    // A rebuild asked for takes the constraints in an order that depends on what they say, not
+    // on their ids or history, as the sparse solver's rebuild: the plan's matching (and so what
+    // is determined, what the tableau holds and the memory both take) is then a function of the
+    // constraints alone. One that adds a batch keeps the order held, then the batch, as a build
+    // does: the sort would cost it a twentieth of a size-class switch.
+    if added == nil { Solver<SparseTableau>.sortCanonically(&batch) }
 
     var fresh = PlanSolver()
     let edits = inner.core.edits.sorted { $0.key < $1.key }
