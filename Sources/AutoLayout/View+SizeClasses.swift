@@ -48,9 +48,8 @@ extension View {
     engine?.beginBatch()
     defer { engine?.endBatch() }
     var leaving: [LayoutConstraint] = []
-    visitSubtree { view in
-      let traits = view.traitCollection
-      for (constraint, installation) in view.sizeClassConstraints
+    visitSizeClassConstraints(in: traitCollection) { constraints, traits in
+      for (constraint, installation) in constraints
       where constraint.active && !installation.isInstalled(for: traits) {
         leaving.append(constraint)
       }
@@ -58,9 +57,8 @@ extension View {
     LayoutConstraint.deactivate(leaving)
     applySubviewVariations()
     var arriving: [LayoutConstraint] = []
-    visitSubtree { view in
-      let traits = view.traitCollection
-      for (constraint, installation) in view.sizeClassConstraints
+    visitSizeClassConstraints(in: traitCollection) { constraints, traits in
+      for (constraint, installation) in constraints
       where !constraint.active && installation.isInstalled(for: traits)
         && (try? constraint.commonAncestor()) != nil
       {
@@ -68,6 +66,23 @@ extension View {
       }
     }
     LayoutConstraint.activate(arriving)
+  }
+
+  /// Calls `body` with the size-class constraints of each view of this subtree that has any,
+  /// and the traits that view is in, this view's being `traits`. The traits are handed down
+  /// rather than read from each view, which would walk up to the nearest view that sets them.
+  ///
+  /// - Complexity: O(views in the subtree), plus `body`'s.
+  private func visitSizeClassConstraints(
+    in traits: TraitCollection,
+    _ body: ([(constraint: LayoutConstraint, installation: SizeClassInstallation)], TraitCollection)
+      -> Void
+  ) {
+    let traits = storedTraitCollection ?? traits
+    if let constraints = rareProperties?.sizeClassConstraints, !constraints.isEmpty {
+      body(constraints, traits)
+    }
+    forEachSubviewUnretained { $0.visitSizeClassConstraints(in: traits, body) }
   }
 
   /// Adds and removes the size-class subviews of this subtree; a view added brings its own
