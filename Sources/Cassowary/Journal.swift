@@ -366,11 +366,11 @@ extension Solver {
   /// Gives back the journal's room after a transaction that saved `savedCells` cells, when
   /// that room is larger than twice what the tableau's cells take (and than 1 MiB). A long
   /// transaction logs every change to the objective's cells (one refused after filling the
-  /// tableau in, in a 1,000-view soak, logged 2.4 million, 68 MB, over a tableau of 70,000
-  /// cells), and its room would otherwise be kept for the solver's life, though later
-  /// transactions save a few rows each. The cells are weighed, not the tableau's room, which
-  /// the refused transaction's fill-in left as large. Room up to that size is kept, so that
-  /// steady transactions of the same size allocate nothing.
+  /// tableau in, in a 1,000-view soak, logged 2.4 million: 68 MB), and its room would otherwise
+  /// be kept until a batch large enough to trim the solver's tables, though later transactions
+  /// save a few rows each. The cells are weighed, not the tableau's room, which the refused
+  /// transaction's fill-in left as large. Room up to that size is kept, so that steady
+  /// transactions of the same size allocate nothing.
   ///
   /// - Complexity: O(1).
   @inline(__always)
