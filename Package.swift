@@ -50,10 +50,16 @@ let package = Package(
       ]
     ),
 
+    // Thread-local slots, which Swift has not: each thread's table of layout items. DWARF 4,
+    // as CKiwi's, for valgrind.
+    .target(name: "CThreadLocal", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
+
     // The Auto Layout model: views, guides, anchors, constraints, the two passes, diagnostics.
     .target(
       name: "AutoLayout",
-      dependencies: ["Cassowary", .product(name: "HeapModule", package: "swift-collections")],
+      dependencies: [
+        "Cassowary", "CThreadLocal", .product(name: "HeapModule", package: "swift-collections"),
+      ],
       swiftSettings: stablePlacement
     ),
 

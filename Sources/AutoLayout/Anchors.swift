@@ -7,13 +7,18 @@ public let standardSpacing = 8.0
 /// anchor, never with a y-axis or a size. Mixing leading/trailing with left/right compiles, as in
 /// UIKit, and stops the program with UIKit's message.
 public struct XAxisAnchor: CustomStringConvertible {
-  /// The item the anchor belongs to.
-  public let item: LayoutItem
+  /// The item the anchor belongs to, or nil once it is gone: the anchor does not keep it
+  /// alive, as UIKit's holds its item weakly.
+  ///
+  /// - Complexity: O(1).
+  public var item: LayoutItem? { itemID.item?.takeUnretainedValue() }
+  /// The item's id: making or copying an anchor retains nothing.
+  let itemID: ItemID
   /// Which horizontal location.
   public let attribute: LayoutAttribute
 
-  init(_ item: LayoutItem, _ attribute: LayoutAttribute) {
-    self.item = item
+  init(_ itemID: ItemID, _ attribute: LayoutAttribute) {
+    self.itemID = itemID
     self.attribute = attribute
   }
 
@@ -47,23 +52,28 @@ public struct XAxisAnchor: CustomStringConvertible {
     -> LayoutConstraint
   {
     LayoutConstraint.fromAnchors(
-      item, attribute, relation, anchor.item, anchor.attribute, 1, constant)
+      itemID, attribute, relation, anchor.itemID, anchor.attribute, 1, constant)
   }
 
   public var description: String {
-    "<XAxisAnchor:\(address(of: item)) \"\(item.layoutDescription).\(attribute)\">"
+    anchorDescription("XAxisAnchor", itemID, attribute)
   }
 }
 
 /// A vertical location of a view or layout guide (top, bottom, centerY, baselines).
 public struct YAxisAnchor: CustomStringConvertible {
-  /// The item the anchor belongs to.
-  public let item: LayoutItem
+  /// The item the anchor belongs to, or nil once it is gone: the anchor does not keep it
+  /// alive, as UIKit's holds its item weakly.
+  ///
+  /// - Complexity: O(1).
+  public var item: LayoutItem? { itemID.item?.takeUnretainedValue() }
+  /// The item's id: making or copying an anchor retains nothing.
+  let itemID: ItemID
   /// Which vertical location.
   public let attribute: LayoutAttribute
 
-  init(_ item: LayoutItem, _ attribute: LayoutAttribute) {
-    self.item = item
+  init(_ itemID: ItemID, _ attribute: LayoutAttribute) {
+    self.itemID = itemID
     self.attribute = attribute
   }
 
@@ -97,23 +107,28 @@ public struct YAxisAnchor: CustomStringConvertible {
     -> LayoutConstraint
   {
     LayoutConstraint.fromAnchors(
-      item, attribute, relation, anchor.item, anchor.attribute, 1, constant)
+      itemID, attribute, relation, anchor.itemID, anchor.attribute, 1, constant)
   }
 
   public var description: String {
-    "<YAxisAnchor:\(address(of: item)) \"\(item.layoutDescription).\(attribute)\">"
+    anchorDescription("YAxisAnchor", itemID, attribute)
   }
 }
 
 /// A size of a view or layout guide (width, height): it may equal a constant or another size.
 public struct DimensionAnchor: CustomStringConvertible {
-  /// The item the anchor belongs to.
-  public let item: LayoutItem
+  /// The item the anchor belongs to, or nil once it is gone: the anchor does not keep it
+  /// alive, as UIKit's holds its item weakly.
+  ///
+  /// - Complexity: O(1).
+  public var item: LayoutItem? { itemID.item?.takeUnretainedValue() }
+  /// The item's id: making or copying an anchor retains nothing.
+  let itemID: ItemID
   /// Which size.
   public let attribute: LayoutAttribute
 
-  init(_ item: LayoutItem, _ attribute: LayoutAttribute) {
-    self.item = item
+  init(_ itemID: ItemID, _ attribute: LayoutAttribute) {
+    self.itemID = itemID
     self.attribute = attribute
   }
 
@@ -144,7 +159,7 @@ public struct DimensionAnchor: CustomStringConvertible {
   ) -> LayoutConstraint { paired(anchor, .lessThanOrEqual, multiplier, constant) }
 
   private func alone(_ relation: LayoutRelation, _ constant: Double) -> LayoutConstraint {
-    LayoutConstraint.fromAnchors(item, attribute, relation, nil, .notAnAttribute, 0, constant)
+    LayoutConstraint.fromAnchors(itemID, attribute, relation, nil, .notAnAttribute, 0, constant)
   }
 
   private func paired(
@@ -152,10 +167,19 @@ public struct DimensionAnchor: CustomStringConvertible {
     _ constant: Double
   ) -> LayoutConstraint {
     LayoutConstraint.fromAnchors(
-      item, attribute, relation, anchor.item, anchor.attribute, multiplier, constant)
+      itemID, attribute, relation, anchor.itemID, anchor.attribute, multiplier, constant)
   }
 
   public var description: String {
-    "<DimensionAnchor:\(address(of: item)) \"\(item.layoutDescription).\(attribute)\">"
+    anchorDescription("DimensionAnchor", itemID, attribute)
   }
+}
+
+/// An anchor's description in UIKit's form, `<XAxisAnchor:0x… "View:0x….leading">`, with
+/// `(gone)` for an item that went.
+func anchorDescription(_ kind: String, _ itemID: ItemID, _ attribute: LayoutAttribute) -> String {
+  guard let item = itemID.item?.takeUnretainedValue() else {
+    return "<\(kind):(gone) \"(gone).\(attribute)\">"
+  }
+  return "<\(kind):\(address(of: item)) \"\(item.layoutDescription).\(attribute)\">"
 }

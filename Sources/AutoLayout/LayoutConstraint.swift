@@ -266,6 +266,32 @@ public final class LayoutConstraint {
     if multiplier == 0 { throw .locationEqualToConstant(view1) }
   }
 
+  /// ``fromAnchors(_:_:_:_:_:_:_:)`` for anchors' item ids; stops the program when either item
+  /// is gone (an anchor does not keep its item alive).
+  static func fromAnchors(
+    _ id1: ItemID, _ attr1: LayoutAttribute, _ relation: LayoutRelation, _ id2: ItemID?,
+    _ attr2: LayoutAttribute, _ multiplier: Double, _ constant: Double
+  ) -> LayoutConstraint {
+    guard let first = id1.item else { anchorItemGone(attr1) }
+    guard let id2 else {
+      return first._withUnsafeGuaranteedRef {
+        fromAnchors($0, attr1, relation, nil, attr2, multiplier, constant)
+      }
+    }
+    guard let second = id2.item else { anchorItemGone(attr2) }
+    return first._withUnsafeGuaranteedRef { view1 in
+      second._withUnsafeGuaranteedRef { view2 in
+        fromAnchors(view1, attr1, relation, view2, attr2, multiplier, constant)
+      }
+    }
+  }
+
+  private static func anchorItemGone(_ attribute: LayoutAttribute) -> Never {
+    preconditionFailure(
+      "A constraint was made from a \(attribute) anchor whose item is gone: an anchor does not "
+        + "keep its view or guide alive")
+  }
+
   static func fromAnchors(
     _ view1: LayoutItem, _ attr1: LayoutAttribute, _ relation: LayoutRelation,
     _ view2: LayoutItem?, _ attr2: LayoutAttribute, _ multiplier: Double, _ constant: Double

@@ -10,15 +10,26 @@ open class LayoutItem {
   /// The item's first variable in its engine (minX; then minY, width, height), or -1.
   var engineBlock: Int32 = -1
   /// How many installed solver constraints refer to the item (the block is freed at 0).
-  var engineReferences = 0
+  var engineReferences: Int32 = 0
   /// The first of the constraints that refer to this item, active or not, in the order they
   /// were made: a list threaded through the constraints themselves
   /// (``LayoutConstraint/firstItemLinks``), so that making, activating or dropping a
   /// constraint allocates nothing and copies no list. The item marks itself gone in each of
   /// them as it goes (see ``LayoutConstraint/firstItem``).
   var firstConstraint: Unmanaged<LayoutConstraint>?
+  /// The item's row in the item table of the thread that made it, which it gives back as it
+  /// goes (see ``ItemTable``).
+  let row: UnsafeMutablePointer<ItemRow>
 
-  init() {}
+  init() {
+    row = ItemTable.makeRowOnThisThread()
+    row.pointee.item = .passUnretained(self)
+  }
+
+  /// The item's id: it reads as gone once the item is, and retains nothing.
+  ///
+  /// - Complexity: O(1).
+  var itemID: ItemID { ItemID(row: row, generation: row.pointee.generation) }
 
   /// Drops the variables an engine that went had given the item.
   func forgetEngineVariables() {
@@ -32,6 +43,7 @@ open class LayoutItem {
   func compactLists() {}
 
   deinit {
+    ItemTable.freeRow(row)
     let me = Unmanaged.passUnretained(self).toOpaque()
     var next = firstConstraint
     firstConstraint = nil
@@ -94,25 +106,25 @@ open class LayoutItem {
   // MARK: Anchors
 
   /// The leading edge: left in left-to-right layouts, right in right-to-left ones.
-  public var leadingAnchor: XAxisAnchor { XAxisAnchor(self, .leading) }
+  public var leadingAnchor: XAxisAnchor { XAxisAnchor(itemID, .leading) }
   /// The trailing edge: right in left-to-right layouts, left in right-to-left ones.
-  public var trailingAnchor: XAxisAnchor { XAxisAnchor(self, .trailing) }
+  public var trailingAnchor: XAxisAnchor { XAxisAnchor(itemID, .trailing) }
   /// The left edge; never flips.
-  public var leftAnchor: XAxisAnchor { XAxisAnchor(self, .left) }
+  public var leftAnchor: XAxisAnchor { XAxisAnchor(itemID, .left) }
   /// The right edge; never flips.
-  public var rightAnchor: XAxisAnchor { XAxisAnchor(self, .right) }
+  public var rightAnchor: XAxisAnchor { XAxisAnchor(itemID, .right) }
   /// The horizontal center.
-  public var centerXAnchor: XAxisAnchor { XAxisAnchor(self, .centerX) }
+  public var centerXAnchor: XAxisAnchor { XAxisAnchor(itemID, .centerX) }
   /// The top edge.
-  public var topAnchor: YAxisAnchor { YAxisAnchor(self, .top) }
+  public var topAnchor: YAxisAnchor { YAxisAnchor(itemID, .top) }
   /// The bottom edge.
-  public var bottomAnchor: YAxisAnchor { YAxisAnchor(self, .bottom) }
+  public var bottomAnchor: YAxisAnchor { YAxisAnchor(itemID, .bottom) }
   /// The vertical center.
-  public var centerYAnchor: YAxisAnchor { YAxisAnchor(self, .centerY) }
+  public var centerYAnchor: YAxisAnchor { YAxisAnchor(itemID, .centerY) }
   /// The width.
-  public var widthAnchor: DimensionAnchor { DimensionAnchor(self, .width) }
+  public var widthAnchor: DimensionAnchor { DimensionAnchor(itemID, .width) }
   /// The height.
-  public var heightAnchor: DimensionAnchor { DimensionAnchor(self, .height) }
+  public var heightAnchor: DimensionAnchor { DimensionAnchor(itemID, .height) }
 }
 
 extension LayoutItem: CustomStringConvertible {

@@ -736,9 +736,9 @@ public struct AutoresizingMask: OptionSet, Hashable, Sendable {
 
 extension View {
   /// The first baseline of the view's text (its top when it has none).
-  public var firstBaselineAnchor: YAxisAnchor { YAxisAnchor(self, .firstBaseline) }
+  public var firstBaselineAnchor: YAxisAnchor { YAxisAnchor(itemID, .firstBaseline) }
   /// The last baseline of the view's text (its bottom when it has none).
-  public var lastBaselineAnchor: YAxisAnchor { YAxisAnchor(self, .lastBaseline) }
+  public var lastBaselineAnchor: YAxisAnchor { YAxisAnchor(itemID, .lastBaseline) }
 }
 
 /// A view as its subviews point to it: one box a superview shares with all its subviews, so that
