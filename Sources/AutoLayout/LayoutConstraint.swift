@@ -144,6 +144,13 @@ public final class LayoutConstraint {
   /// place would take 16 bytes of each.
   var storedIdentifier: ConstraintIdentifier?
   var solverID: Int32 = -1
+
+  /// Whether the constraint is installed in an engine: it has a solver id exactly while
+  /// ``engine`` is set (an engine that goes clears both). Reading the id rather than the engine
+  /// retains nothing: an optional unowned reference is retained around every read.
+  ///
+  /// - Complexity: O(1).
+  var isInstalled: Bool { solverID >= 0 }
   var storedPriority: LayoutPriority
   let kind: Kind
   /// The attribute of the first item.

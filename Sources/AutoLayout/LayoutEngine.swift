@@ -141,7 +141,10 @@ public final class LayoutEngine {
   deinit {
     // Constraints hold their engine unowned (see `LayoutConstraint.engine`).
     for case .constraint(let constraint)? in installed.entries {
-      constraint._withUnsafeGuaranteedRef { $0.engine = nil }
+      constraint._withUnsafeGuaranteedRef {
+        $0.engine = nil
+        $0.solverID = -1
+      }
       constraint.release()
     }
     tables.deinitialize(count: 1)
@@ -393,6 +396,15 @@ public final class LayoutEngine {
     installed.insert(.constraint(.passRetained(constraint)))
   }
 
+  /// Whether `constraint` is installed here: listed under its solver id. Compares addresses,
+  /// retaining nothing.
+  ///
+  /// - Complexity: O(1).
+  func lists(_ constraint: LayoutConstraint) -> Bool {
+    guard case .constraint(let listed)? = installed[Int(constraint.solverID)] else { return false }
+    return listed.toOpaque() == Unmanaged.passUnretained(constraint).toOpaque()
+  }
+
   /// Frees solver id `id`, letting go of the constraint listed under it, if it is one (whoever
   /// uninstalls it holds it for the call: an array being deactivated, an item's list).
   private func freeID(_ id: Int32) {
@@ -405,7 +417,8 @@ public final class LayoutEngine {
   /// Adds `constraint` to the solver. A required constraint that conflicts is broken, logged and
   /// held at ``brokenPriority``, as UIKit recovers.
   func install(_ constraint: LayoutConstraint) {
-    precondition(constraint.engine == nil, "constraint is already installed")
+    precondition(!constraint.isInstalled, "constraint is already installed")
+    assert(constraint.engine == nil)
     constraint.engine = self
     forEachItem(of: constraint) { retain($0) }
     let deferring = batchDepth > 0 || holdsFirstLayout
@@ -541,7 +554,7 @@ public final class LayoutEngine {
 
   /// Removes `constraint` from the solver.
   func uninstall(_ constraint: LayoutConstraint) {
-    precondition(constraint.engine === self, "constraint is not installed here")
+    precondition(lists(constraint), "constraint is not installed here")
     removeFromSolver(constraint.solverID)
     constraint.solverID = -1
     constraint.isHeldBroken = false

@@ -541,7 +541,7 @@ open class View: LayoutItem {
     visitSubtree { view in
       view.dropGuidePins(from: engine)
       view.forEachOwnActiveConstraint { _, constraint in
-        if constraint.engine === engine { engine.uninstall(constraint) }
+        if engine.lists(constraint) { engine.uninstall(constraint) }
       }
       view.uninstallOwnedRows(from: engine)
     }
@@ -558,7 +558,7 @@ open class View: LayoutItem {
     subtree.visitSubtree { view in
       view.installGuidePins(in: engine)
       view.forEachOwnActiveConstraint { _, constraint in
-        if constraint.engine == nil { engine.install(constraint) }
+        if !constraint.isInstalled { engine.install(constraint) }
       }
       view.installOwnedRows(in: engine)
     }
