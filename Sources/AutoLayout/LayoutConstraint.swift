@@ -525,6 +525,10 @@ extension LayoutConstraint {
     if hasItemLeft { Unmanaged.passUnretained(self).release() }
   }
 
+  /// Whether an item of the constraint went: such a constraint takes no part in layout, as
+  /// its expression has nothing to read for that item.
+  var hasGoneItem: Bool { isFirstItemGone || isSecondItemGone }
+
   /// Whether some item of the constraint is still there.
   var hasItemLeft: Bool { !isFirstItemGone || (secondItemReference != nil && !isSecondItemGone) }
 

@@ -102,8 +102,11 @@ open class View: LayoutItem {
 
   deinit {
     // References to this view are unowned (see ``LayoutConstraint/firstItem``): the views and
-    // guides that point back to it forget it, as a weak reference would.
-    for subview in storedSubviews { subview.setSuperviewLink(nil) }
+    // guides that point back to it forget it, as a weak reference would. A subview that
+    // outlives it keeps its subtree's constraints active, as one removed from its superview
+    // does; the engine goes with this view (only a root can go), so they are to be installed
+    // in the next tree's.
+    forEachSubviewUnretained { $0.superviewDidGo() }
     for guide in layoutGuides { guide.owner = nil }
   }
 
@@ -118,6 +121,15 @@ open class View: LayoutItem {
   var unretainedSuperview: Unmanaged<View>? {
     guard let link = superviewLink else { return nil }
     return .passUnretained(link.view)
+  }
+
+  /// Forgets the superview that went (see `deinit`), and marks the subtree's constraints as
+  /// to be installed in the next tree's engine.
+  ///
+  /// - Complexity: O(1).
+  func superviewDidGo() {
+    setSuperviewLink(nil)
+    hasUninstalledConstraints = true
   }
 
   /// Swaps `link` in as the link to the superview; the old link is released after the access.
@@ -550,7 +562,8 @@ open class View: LayoutItem {
     }
   }
 
-  /// Installs every active, uninstalled constraint of `subtree` into `engine`.
+  /// Installs every active, uninstalled constraint of `subtree` into `engine`, but those with an
+  /// item that went (a subview that outlived its root keeps its constraints to the root).
   func installUninstalled(in subtree: View, engine: LayoutEngine) {
     engine.beginBatch()
     // A view's guides' pins before its constraints, as they were made before any constraint
@@ -558,7 +571,7 @@ open class View: LayoutItem {
     subtree.visitSubtree { view in
       view.installGuidePins(in: engine)
       view.forEachOwnActiveConstraint { _, constraint in
-        if !constraint.isInstalled { engine.install(constraint) }
+        if !constraint.isInstalled, !constraint.hasGoneItem { engine.install(constraint) }
       }
       view.installOwnedRows(in: engine)
     }

@@ -63,6 +63,40 @@ struct LifetimeTests {
     #expect(kept.allSatisfy { !$0.isActive })
   }
 
+  @Test(
+    "A view that outlives its tree's engine takes its constraints to the next tree",
+    arguments: SolverStrategy.exact)
+  func constraintsOutliveTheirEngine(solver: SolverStrategy) {
+    let child = View()
+    child.translatesAutoresizingMaskIntoConstraints = false
+    let own = [
+      child.widthAnchor.constraint(equalToConstant: 40),
+      child.heightAnchor.constraint(equalTo: child.widthAnchor, multiplier: 2),
+    ]
+    do {
+      let root = makeRoot(solver)
+      root.addSubview(child)
+      LayoutConstraint.activate(own)
+      root.layoutIfNeeded()
+      #expect(child.frame.size == Size(width: 40, height: 80))
+    }
+    // The first root and its engine went; the child's own constraints stayed active, and
+    // install in the engine of the tree it joins.
+    #expect(child.superview == nil && own.allSatisfy(\.isActive))
+    own[0].constant = 30
+    let next = makeRoot(solver)
+    next.addSubview(child)
+    LayoutConstraint.activate([
+      child.leadingAnchor.constraint(equalTo: next.leadingAnchor, constant: 5),
+      child.topAnchor.constraint(equalTo: next.topAnchor, constant: 7),
+    ])
+    next.layoutIfNeeded()
+    #expect(child.frame == Rect(x: 5, y: 7, width: 30, height: 60))
+    LayoutConstraint.deactivate(own)
+    next.layoutIfNeeded()
+    #expect(own.allSatisfy { !$0.isActive })
+  }
+
   @Test("A subview and a guide outlive their view", arguments: SolverStrategy.exact)
   func subviewAndGuideOutliveTheirView(solver: SolverStrategy) {
     let child = View()
