@@ -488,13 +488,15 @@ extension LayoutConstraint {
     var engine: LayoutEngine?
     for constraint in constraints where constraint.active || constraint.describesEngineRows {
       precondition(!constraint.describesEngineRows, constraint.engineRowsMisuse)
-      if let installed = constraint.engine, installed !== engine {
+      // Read once: each read of the optional unowned reference retains and releases it.
+      let installed = constraint.engine
+      if let installed, installed !== engine {
         engine?.endBatch()
         engine = installed
         installed.beginBatch()
       }
       constraint.detach()
-      constraint.engine?.uninstall(constraint)
+      installed?.uninstall(constraint)
     }
     engine?.endBatch()
   }

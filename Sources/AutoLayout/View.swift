@@ -511,13 +511,16 @@ open class View: LayoutItem {
   /// active and move with it.
   public func removeFromSuperview() {
     guard let parent = superview else { return }
+    // The walk lists a constraint once for each of its items in the subtree, and one that
+    // crosses has only one there: none is listed twice, and no set of those seen is kept (its
+    // hashing cost a teardown a tenth of its instructions).
     var crossing: [LayoutConstraint] = []
-    var seen = Set<ObjectIdentifier>()
     forEachActiveConstraintInSubtree { _, constraint in
-      if !constraint.isInside(self), seen.insert(ObjectIdentifier(constraint)).inserted {
-        crossing.append(constraint)
-      }
+      if !constraint.isInside(self) { crossing.append(constraint) }
     }
+    assert(
+      Set(crossing.map(ObjectIdentifier.init)).count == crossing.count,
+      "a constraint across the cut was listed twice")
     let engine = rootView.engineStorage
     engine?.beginBatch()
     LayoutConstraint.deactivate(crossing)
