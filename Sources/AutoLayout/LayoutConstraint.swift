@@ -144,13 +144,6 @@ public final class LayoutConstraint {
   /// place would take 16 bytes of each.
   var storedIdentifier: ConstraintIdentifier?
   var solverID: Int32 = -1
-
-  /// Whether the constraint is installed in an engine: it has a solver id exactly while
-  /// ``engine`` is set (an engine that goes clears both). Reading the id rather than the engine
-  /// retains nothing: an optional unowned reference is retained around every read.
-  ///
-  /// - Complexity: O(1).
-  var isInstalled: Bool { solverID >= 0 }
   var storedPriority: LayoutPriority
   let kind: Kind
   /// The attribute of the first item.
@@ -167,6 +160,13 @@ public final class LayoutConstraint {
   /// Whether the second item has gone; false when there is none (``secondItem`` reads nil
   /// then too).
   private(set) var isSecondItemGone = false
+
+  /// Whether the constraint is installed in an engine: it has a solver id exactly while
+  /// ``engine`` is set (an engine that goes clears both). Reading the id rather than the engine
+  /// retains nothing: an optional unowned reference is retained around every read.
+  ///
+  /// - Complexity: O(1).
+  var isInstalled: Bool { solverID >= 0 }
 
   init(
     kind: Kind, _ firstItem: LayoutItem, _ firstAttribute: LayoutAttribute,
@@ -499,6 +499,15 @@ extension LayoutConstraint {
       installed?.uninstall(constraint)
     }
     engine?.endBatch()
+  }
+
+  /// Deactivates each constraint still active as its tree goes (see `View.deinit`), without
+  /// taking it out of its engine: that engine goes with the tree, and lets go of the
+  /// constraints it lists then.
+  ///
+  /// - Complexity: O(`constraints`).
+  static func detachAsTheirEngineGoes(_ constraints: [LayoutConstraint]) {
+    for constraint in constraints where constraint.active { constraint.detach() }
   }
 
   /// The closest view that contains both items (a layout guide counts as its owning view).

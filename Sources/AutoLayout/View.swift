@@ -102,12 +102,38 @@ open class View: LayoutItem {
 
   deinit {
     // References to this view are unowned (see ``LayoutConstraint/firstItem``): the views and
-    // guides that point back to it forget it, as a weak reference would. A subview that
-    // outlives it keeps its subtree's constraints active, as one removed from its superview
-    // does; the engine goes with this view (only a root can go), so they are to be installed
-    // in the next tree's.
-    forEachSubviewUnretained { $0.superviewDidGo() }
+    // guides that point back to it forget it, as a weak reference would, before anything reads
+    // them (a checked one would stop the program here). A subview or guide that outlives this
+    // view leaves it as `removeFromSuperview()` and `removeLayoutGuide(_:)` would have it: the
+    // constraints across the cut are deactivated, and a subview keeps those of its subtree
+    // active, to be installed in the next tree's engine. Only a root, or a view whose
+    // superview went, can go, so the tree's engine goes too: it lets go of what it lists, and
+    // nothing is taken out of its solver. What only this view holds goes with it, and the
+    // constraints with their items.
     for guide in layoutGuides { guide.owner = nil }
+    // Which of them outlive it is asked of the lists moved out (see `changeSubviews(_:)`):
+    // asked in place, every access to them anywhere would be checked at run time.
+    if let rareProperties {
+      var guides: [LayoutGuide] = []
+      swap(&guides, &rareProperties.layoutGuides)
+      for index in guides.indices where !isKnownUniquelyReferenced(&guides[index]) {
+        LayoutConstraint.detachAsTheirEngineGoes(guides[index].activeConstraints)
+      }
+      swap(&guides, &rareProperties.layoutGuides)
+    }
+    // Unlinked first, so that the walks below never read this view through a subview's link.
+    forEachSubviewUnretained { $0.superviewDidGo() }
+    var subviews: [View] = []
+    swap(&subviews, &storedSubviews)
+    // One list for every subview, emptied after each: a tree dropped while a client still
+    // holds its views walks all of them, and allocates once.
+    var crossing: [LayoutConstraint] = []
+    for index in subviews.indices where !isKnownUniquelyReferenced(&subviews[index]) {
+      subviews[index].appendConstraintsCrossingItsCut(to: &crossing)
+      LayoutConstraint.detachAsTheirEngineGoes(crossing)
+      crossing.removeAll(keepingCapacity: true)
+    }
+    swap(&subviews, &storedSubviews)
   }
 
   override var hostView: View? { self }
@@ -511,19 +537,9 @@ open class View: LayoutItem {
   /// active and move with it.
   public func removeFromSuperview() {
     guard let parent = superview else { return }
-    // The walk lists a constraint once for each of its items in the subtree, and one that
-    // crosses has only one there: none is listed twice, and no set of those seen is kept (its
-    // hashing cost a teardown a tenth of its instructions).
-    var crossing: [LayoutConstraint] = []
-    forEachActiveConstraintInSubtree { _, constraint in
-      if !constraint.isInside(self) { crossing.append(constraint) }
-    }
-    assert(
-      Set(crossing.map(ObjectIdentifier.init)).count == crossing.count,
-      "a constraint across the cut was listed twice")
     let engine = rootView.engineStorage
     engine?.beginBatch()
-    LayoutConstraint.deactivate(crossing)
+    LayoutConstraint.deactivate(constraintsCrossingItsCut())
     // An arranged view leaves its stack too, whose rows on it go now, as crossing constraints.
     let leftStack = arrangingStackView.flatMap { $0 === parent ? $0 : nil }
     leftStack?.arrangedSubviewDidLeave(self)
@@ -549,6 +565,33 @@ open class View: LayoutItem {
     parent.setNeedsLayout()
   }
 
+  /// The active constraints between the view's subtree and the rest of its tree (or an item
+  /// that went), each once: those that leave with the view.
+  ///
+  /// The walk lists a constraint once for each of its items in the subtree, and one that
+  /// crosses has only one there: none is listed twice, and no set of those seen is kept (its
+  /// hashing cost a teardown a tenth of its instructions).
+  ///
+  /// - Complexity: O(active constraints in the subtree × depth).
+  func constraintsCrossingItsCut() -> [LayoutConstraint] {
+    var crossing: [LayoutConstraint] = []
+    appendConstraintsCrossingItsCut(to: &crossing)
+    return crossing
+  }
+
+  /// Appends ``constraintsCrossingItsCut()`` to `crossing`.
+  ///
+  /// - Complexity: O(active constraints in the subtree × depth).
+  func appendConstraintsCrossingItsCut(to crossing: inout [LayoutConstraint]) {
+    let start = crossing.count
+    forEachActiveConstraintInSubtree { _, constraint in
+      if !constraint.isInside(self) { crossing.append(constraint) }
+    }
+    assert(
+      Set(crossing[start...].map(ObjectIdentifier.init)).count == crossing.count - start,
+      "a constraint across the cut was listed twice")
+  }
+
   /// Takes every constraint of the subtree out of `engine`, leaving them active but uninstalled
   /// (system constraints are dropped and remade on the next update pass).
   func uninstallSubtree(from engine: LayoutEngine) {
@@ -565,8 +608,9 @@ open class View: LayoutItem {
     }
   }
 
-  /// Installs every active, uninstalled constraint of `subtree` into `engine`, but those with an
-  /// item that went (a subview that outlived its root keeps its constraints to the root).
+  /// Installs every active, uninstalled constraint of `subtree` into `engine`. None has an item
+  /// that went: a view that outlives its superview leaves its constraints across the cut
+  /// inactive (see `deinit`).
   func installUninstalled(in subtree: View, engine: LayoutEngine) {
     engine.beginBatch()
     // A view's guides' pins before its constraints, as they were made before any constraint
@@ -574,7 +618,8 @@ open class View: LayoutItem {
     subtree.visitSubtree { view in
       view.installGuidePins(in: engine)
       view.forEachOwnActiveConstraint { _, constraint in
-        if !constraint.isInstalled, !constraint.hasGoneItem { engine.install(constraint) }
+        assert(!constraint.hasGoneItem, "an active constraint kept an item that went")
+        if !constraint.isInstalled { engine.install(constraint) }
       }
       view.installOwnedRows(in: engine)
     }
@@ -731,7 +776,9 @@ open class View: LayoutItem {
 extension LayoutConstraint {
   /// Whether every item of the constraint is inside `subtree`.
   func isInside(_ subtree: View) -> Bool {
-    guard let first = firstItem?.hostView, first.isDescendant(of: subtree) else { return false }
+    guard !hasGoneItem, let first = firstItem?.hostView, first.isDescendant(of: subtree) else {
+      return false
+    }
     guard let second = secondItem else { return true }
     return second.hostView?.isDescendant(of: subtree) ?? false
   }

@@ -97,6 +97,105 @@ struct LifetimeTests {
     #expect(own.allSatisfy { !$0.isActive })
   }
 
+  @Test(
+    "A subtree that outlives its root leaves the constraints across the cut, as one removed does",
+    arguments: SolverStrategy.exact)
+  func outlivingSubtreeLeavesTheCut(solver: SolverStrategy) {
+    let kept = View()
+    let inner = View()
+    let guide = LayoutGuide(identifier: "kept")
+    for view in [kept, inner] { view.translatesAutoresizingMaskIntoConstraints = false }
+    var crossing: [LayoutConstraint] = []
+    var inside: [LayoutConstraint] = []
+    do {
+      let root = makeRoot(solver)
+      // A sibling that goes with the root.
+      let dropped = View()
+      dropped.translatesAutoresizingMaskIntoConstraints = false
+      root.addSubview(kept)
+      root.addSubview(dropped)
+      kept.addSubview(inner)
+      root.addLayoutGuide(guide)
+      crossing = [
+        kept.leadingAnchor.constraint(equalTo: root.leadingAnchor, constant: 3),
+        kept.topAnchor.constraint(equalTo: guide.bottomAnchor),
+        inner.topAnchor.constraint(equalTo: root.layoutMarginsGuide.topAnchor),
+        inner.widthAnchor.constraint(equalTo: dropped.widthAnchor),
+        // A guide that outlives its view leaves it as one removed does: with none of its
+        // constraints.
+        guide.heightAnchor.constraint(equalToConstant: 4),
+      ]
+      inside = [
+        kept.widthAnchor.constraint(equalToConstant: 40),
+        kept.heightAnchor.constraint(equalToConstant: 30),
+        inner.leadingAnchor.constraint(equalTo: kept.leadingAnchor, constant: 2),
+        inner.heightAnchor.constraint(equalToConstant: 10),
+      ]
+      LayoutConstraint.activate(
+        crossing + inside + [
+          dropped.widthAnchor.constraint(equalToConstant: 20),
+          guide.topAnchor.constraint(equalTo: root.topAnchor),
+        ])
+      root.layoutIfNeeded()
+      #expect(kept.frame == Rect(x: 3, y: 4, width: 40, height: 30))
+      #expect(inner.frame.width == 20)
+    }
+    #expect(crossing.allSatisfy { !$0.isActive })
+    #expect(inside.allSatisfy { $0.isActive })
+    #expect(crossing[0].firstItem === kept && crossing[0].secondItem == nil)
+    #expect(crossing[1].secondItem === guide && guide.owningView == nil)
+    // The subtree's own constraints go with it into the next tree.
+    let next = makeRoot(solver)
+    next.addSubview(kept)
+    LayoutConstraint.activate([
+      kept.leadingAnchor.constraint(equalTo: next.leadingAnchor, constant: 5),
+      kept.topAnchor.constraint(equalTo: next.topAnchor, constant: 7),
+      inner.topAnchor.constraint(equalTo: kept.topAnchor, constant: 1),
+      inner.widthAnchor.constraint(equalToConstant: 15),
+    ])
+    next.layoutIfNeeded()
+    #expect(kept.frame == Rect(x: 5, y: 7, width: 40, height: 30))
+    #expect(inner.frame == Rect(x: 2, y: 1, width: 15, height: 10))
+  }
+
+  @Test(
+    "A view whose superview goes with its root leaves the constraints across its cut",
+    arguments: SolverStrategy.exact)
+  func outlivingGrandchildLeavesTheCut(solver: SolverStrategy) {
+    let leaf = View()
+    leaf.translatesAutoresizingMaskIntoConstraints = false
+    var crossing: [LayoutConstraint] = []
+    var own: LayoutConstraint?
+    do {
+      let root = makeRoot(solver)
+      // Held by the root only: it goes with it, and lets the leaf go as it does.
+      let middle = View()
+      middle.translatesAutoresizingMaskIntoConstraints = false
+      root.addSubview(middle)
+      middle.addSubview(leaf)
+      crossing = [
+        leaf.leadingAnchor.constraint(equalTo: middle.leadingAnchor),
+        leaf.topAnchor.constraint(equalTo: root.topAnchor, constant: 6),
+        middle.widthAnchor.constraint(equalTo: leaf.widthAnchor, multiplier: 2),
+      ]
+      own = leaf.widthAnchor.constraint(equalToConstant: 25)
+      LayoutConstraint.activate(crossing + [own!])
+      root.layoutIfNeeded()
+      #expect(leaf.frame.width == 25 && leaf.superview === middle)
+    }
+    #expect(leaf.superview == nil)
+    #expect(crossing.allSatisfy { !$0.isActive } && own!.isActive)
+    let next = makeRoot(solver)
+    next.addSubview(leaf)
+    LayoutConstraint.activate([
+      leaf.leadingAnchor.constraint(equalTo: next.leadingAnchor),
+      leaf.topAnchor.constraint(equalTo: next.topAnchor),
+      leaf.heightAnchor.constraint(equalToConstant: 5),
+    ])
+    next.layoutIfNeeded()
+    #expect(leaf.frame == Rect(x: 0, y: 0, width: 25, height: 5))
+  }
+
   @Test("A subview and a guide outlive their view", arguments: SolverStrategy.exact)
   func subviewAndGuideOutliveTheirView(solver: SolverStrategy) {
     let child = View()
