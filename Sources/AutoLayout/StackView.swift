@@ -133,6 +133,11 @@ open class StackView: View {
   deinit {
     // Arranged views hold their stack view unowned (see `View.arrangingStackView`).
     for view in storedArrangedSubviews { view.arrangingStackView = nil }
+    // The stack's own references to its arranged views and guides go before `View.deinit`
+    // asks which of its subviews and guides outlive it: they are not a client's.
+    changeArrangedSubviews { $0.removeAll() }
+    changeGapGuides { $0.removeAll() }
+    spannerGuide = nil
   }
 
   override func compactLists() {

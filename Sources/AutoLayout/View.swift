@@ -110,10 +110,22 @@ open class View: LayoutItem {
     // superview went, can go, so the tree's engine goes too: it lets go of what it lists, and
     // nothing is taken out of its solver. What only this view holds goes with it, and the
     // constraints with their items.
-    for guide in layoutGuides { guide.owner = nil }
+    // The view's own further references to its subviews and guides go first (a subclass's go
+    // in its `deinit`, which runs before this one), so that only others count as outliving it.
+    if !dirtySubviews.isEmpty {
+      var dirty: [View] = []
+      swap(&dirty, &dirtySubviews)
+    }
     // Which of them outlive it is asked of the lists moved out (see `changeSubviews(_:)`):
     // asked in place, every access to them anywhere would be checked at run time.
     if let rareProperties {
+      for guide in rareProperties.layoutGuides { guide.owner = nil }
+      rareProperties.marginsGuide = nil
+      rareProperties.safeAreaGuide = nil
+      do {
+        var variations: [(view: View, installation: SizeClassInstallation)] = []
+        swap(&variations, &rareProperties.sizeClassSubviews)
+      }
       var guides: [LayoutGuide] = []
       swap(&guides, &rareProperties.layoutGuides)
       for index in guides.indices where !isKnownUniquelyReferenced(&guides[index]) {
@@ -121,6 +133,7 @@ open class View: LayoutItem {
       }
       swap(&guides, &rareProperties.layoutGuides)
     }
+    guard !storedSubviews.isEmpty else { return }
     // Unlinked first, so that the walks below never read this view through a subview's link.
     forEachSubviewUnretained { $0.superviewDidGo() }
     var subviews: [View] = []
