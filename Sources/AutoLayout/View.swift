@@ -108,18 +108,13 @@ open class View: LayoutItem {
     // constraints across the cut are deactivated, and a subview keeps those of its subtree
     // active, to be installed in the next tree's engine. Only a root, or a view whose
     // superview went, can go, so the tree's engine goes too: it lets go of what it lists, and
-    // nothing is taken out of its solver. What only this view holds goes with it, and the
-    // constraints with their items.
+    // nothing is taken out of its solver. What only this view holds goes with it.
+    //
     // The view's own further references to its subviews and guides go first (a subclass's go
-    // in its `deinit`, which runs before this one), so that only others count as outliving it.
-    if !dirtySubviews.isEmpty {
-      var dirty: [View] = []
-      swap(&dirty, &dirtySubviews)
-    }
-    // Which of them outlive it is asked of the lists moved out (see `changeSubviews(_:)`):
-    // asked in place, every access to them anywhere would be checked at run time.
+    // in its `deinit`, which runs before this one), so that only others count as outliving it;
+    // that is asked of the lists moved out of their properties, as `changeSubviews(_:)` does.
+    if !dirtySubviews.isEmpty { changeDirtySubviews { $0.removeAll() } }
     if let rareProperties {
-      for guide in rareProperties.layoutGuides { guide.owner = nil }
       rareProperties.marginsGuide = nil
       rareProperties.safeAreaGuide = nil
       do {
@@ -128,25 +123,27 @@ open class View: LayoutItem {
       }
       var guides: [LayoutGuide] = []
       swap(&guides, &rareProperties.layoutGuides)
-      for index in guides.indices where !isKnownUniquelyReferenced(&guides[index]) {
-        LayoutConstraint.detachAsTheirEngineGoes(guides[index].activeConstraints)
+      for index in guides.indices {
+        guides[index].owner = nil
+        if !isKnownUniquelyReferenced(&guides[index]) {
+          LayoutConstraint.detachAsTheirEngineGoes(guides[index].activeConstraints)
+        }
       }
       swap(&guides, &rareProperties.layoutGuides)
     }
     guard !storedSubviews.isEmpty else { return }
     // Unlinked first, so that the walks below never read this view through a subview's link.
     forEachSubviewUnretained { $0.superviewDidGo() }
-    var subviews: [View] = []
-    swap(&subviews, &storedSubviews)
-    // One list for every subview, emptied after each: a tree dropped while a client still
-    // holds its views walks all of them, and allocates once.
-    var crossing: [LayoutConstraint] = []
-    for index in subviews.indices where !isKnownUniquelyReferenced(&subviews[index]) {
-      subviews[index].appendConstraintsCrossingItsCut(to: &crossing)
-      LayoutConstraint.detachAsTheirEngineGoes(crossing)
-      crossing.removeAll(keepingCapacity: true)
+    changeSubviews { subviews in
+      // One list for every subview, emptied after each: a tree dropped while a client still
+      // holds its views walks all of them, and allocates once.
+      var crossing: [LayoutConstraint] = []
+      for index in subviews.indices where !isKnownUniquelyReferenced(&subviews[index]) {
+        subviews[index].appendConstraintsCrossingItsCut(to: &crossing)
+        LayoutConstraint.detachAsTheirEngineGoes(crossing)
+        crossing.removeAll(keepingCapacity: true)
+      }
     }
-    swap(&subviews, &storedSubviews)
   }
 
   override var hostView: View? { self }
