@@ -48,6 +48,15 @@ struct DeterminedDefinitions {
       }
     }
 
+    /// Appends the terms to `variables` and `coefficients`, one at a time: a sum has at most a
+    /// few, and appending its arrays whole retained and released each of them.
+    func appendTerms(toVariables variables: inout [Int32], coefficients: inout [Double]) {
+      for index in self.variables.indices {
+        variables.append(self.variables[index])
+        coefficients.append(self.coefficients[index])
+      }
+    }
+
     mutating func removeAll() {
       variables.removeAll(keepingCapacity: true)
       coefficients.removeAll(keepingCapacity: true)
@@ -96,8 +105,7 @@ struct DeterminedDefinitions {
       starts[k] = Int32(variables.count)
       counts[k] = Int32(sum.variables.count)
       constants[k] = sum.constant
-      variables.append(contentsOf: sum.variables)
-      coefficients.append(contentsOf: sum.coefficients)
+      sum.appendTerms(toVariables: &variables, coefficients: &coefficients)
     }
   }
 
@@ -180,8 +188,7 @@ struct DeterminedDefinitions {
       starts[k] = Int32(variables.count)
       counts[k] = Int32(sum.variables.count)
       constants[k] = sum.constant
-      variables.append(contentsOf: sum.variables)
-      coefficients.append(contentsOf: sum.coefficients)
+      sum.appendTerms(toVariables: &variables, coefficients: &coefficients)
     }
   }
 

@@ -248,11 +248,15 @@ extension PlanSolver {
         reduction.entries.reduce(0) { $0 + Int(batch.entries[Int($1.index)].termCount) })
       for written in reduction.entries {
         let entry = batch.entries[Int(written.index)]
-        let row = rows.append(
-          entry.id,
-          written: batch.terms[Int(entry.termStart)..<Int(entry.termStart + entry.termCount)],
-          constant: entry.constant, offset: written.constant - entry.constant,
-          isRequired: entry.priority.isRequired)
+        // Through a buffer: a slice of the batch's terms retained and released their storage.
+        let row = batch.terms.withUnsafeBufferPointer { terms in
+          rows.append(
+            entry.id,
+            written: UnsafeBufferPointer(
+              rebasing: terms[Int(entry.termStart)..<Int(entry.termStart + entry.termCount)]),
+            constant: entry.constant, offset: written.constant - entry.constant,
+            isRequired: entry.priority.isRequired)
+        }
         if isBound[Int(written.index)] {
           let term = reduction.terms[Int(written.termStart)]
           let slot = bounds.insert(

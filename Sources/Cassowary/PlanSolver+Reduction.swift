@@ -54,76 +54,80 @@ extension PlanSolver {
     var candidates: [Int] = reducible.indices.filter { reducible[$0] }
     guard !candidates.isEmpty else { return Reduction() }
     var sum = DeterminedDefinitions.Sum()
-    while true {
-      let definitions = DeterminedDefinitions(
-        plan: blocks.plan, isTaken: isReached, stepOfVariable: blocks.stepOfVariable,
-        blockOfStep: blocks.blockOfStep)
-      var result = Reduction()
-      var kept: [Int] = []
-      var refused: [Int] = []
-      for index in candidates {
-        let entry = batch.entries[index]
-        let run = Int(entry.termStart)..<Int(entry.termStart + entry.termCount)
-        // One that mentions no determined variable is given as written, now and later (the
-        // blocks the tableau takes only grow).
-        guard run.contains(where: { definitions.isDetermined(batch.terms[$0].variable.id) })
-        else { continue }
-        sum.removeAll()
-        sum.constant = entry.constant
-        var isWritten = true
-        for position in run {
-          let term = batch.terms[position]
-          guard definitions.add(term.variable.id, term.coefficient, to: &sum) else {
-            isWritten = false
-            break
-          }
-        }
-        // A required inequality is reduced only where that leaves it no longer than written (or
-        // of two terms): one written out longer (a column's tops, each through the row above's
-        // bottom) would fill the tableau in where the blocks it reaches cost less, and it
-        // decides feasibility there all the same.
-        guard
-          isWritten && sum.variables.count <= DeterminedDefinitions.cap
-            && (!entry.priority.isRequired
-              || sum.variables.count <= max(Int(entry.termCount), 2))
-            && (entry.relation != .equal || !entry.priority.isRequired || sum.variables.isEmpty)
-        else {
-          refused.append(index)
-          continue
-        }
-        kept.append(index)
-        result.entries.append(
-          Reduction.Written(
-            index: Int32(index), termStart: Int32(result.terms.count),
-            termCount: Int32(sum.variables.count), constant: sum.constant))
-        for (variable, coefficient) in zip(sum.variables, sum.coefficients) {
-          result.terms.append(Term(Variable(id: variable), coefficient))
-        }
-      }
-      guard !refused.isEmpty else {
-        result.isFeeding = [Bool](repeating: false, count: blocks.plan.blockCount)
-        for written in result.entries {
-          let entry = batch.entries[Int(written.index)]
-          let variables = batch.terms[
-            Int(entry.termStart)..<Int(entry.termStart + entry.termCount)
-          ].lazy.map(\.variable.id)
-          blocks.reach(variables, &result.isFeeding, stoppingAt: isReached)
-          if entry.priority.isRequired {
-            if result.isFeedingRequired.isEmpty {
-              result.isFeedingRequired = [Bool](repeating: false, count: blocks.plan.blockCount)
+    // The batch's terms through a buffer: slices of the array, one a constraint, retained and
+    // released its storage.
+    return batch.terms.withUnsafeBufferPointer { terms in
+      while true {
+        let definitions = DeterminedDefinitions(
+          plan: blocks.plan, isTaken: isReached, stepOfVariable: blocks.stepOfVariable,
+          blockOfStep: blocks.blockOfStep)
+        var result = Reduction()
+        var kept: [Int] = []
+        var refused: [Int] = []
+        for index in candidates {
+          let entry = batch.entries[index]
+          let run = Int(entry.termStart)..<Int(entry.termStart + entry.termCount)
+          // One that mentions no determined variable is given as written, now and later (the
+          // blocks the tableau takes only grow).
+          guard run.contains(where: { definitions.isDetermined(terms[$0].variable.id) })
+          else { continue }
+          sum.removeAll()
+          sum.constant = entry.constant
+          var isWritten = true
+          for position in run {
+            let term = terms[position]
+            guard definitions.add(term.variable.id, term.coefficient, to: &sum) else {
+              isWritten = false
+              break
             }
-            blocks.reach(variables, &result.isFeedingRequired, stoppingAt: isReached)
+          }
+          // A required inequality is reduced only where that leaves it no longer than written (or
+          // of two terms): one written out longer (a column's tops, each through the row above's
+          // bottom) would fill the tableau in where the blocks it reaches cost less, and it
+          // decides feasibility there all the same.
+          guard
+            isWritten && sum.variables.count <= DeterminedDefinitions.cap
+              && (!entry.priority.isRequired
+                || sum.variables.count <= max(Int(entry.termCount), 2))
+              && (entry.relation != .equal || !entry.priority.isRequired || sum.variables.isEmpty)
+          else {
+            refused.append(index)
+            continue
+          }
+          kept.append(index)
+          result.entries.append(
+            Reduction.Written(
+              index: Int32(index), termStart: Int32(result.terms.count),
+              termCount: Int32(sum.variables.count), constant: sum.constant))
+          for (variable, coefficient) in zip(sum.variables, sum.coefficients) {
+            result.terms.append(Term(Variable(id: variable), coefficient))
           }
         }
-        return result
+        guard !refused.isEmpty else {
+          result.isFeeding = [Bool](repeating: false, count: blocks.plan.blockCount)
+          for written in result.entries {
+            let entry = batch.entries[Int(written.index)]
+            let variables = terms[
+              Int(entry.termStart)..<Int(entry.termStart + entry.termCount)
+            ].lazy.map(\.variable.id)
+            blocks.reach(variables, &result.isFeeding, stoppingAt: isReached)
+            if entry.priority.isRequired {
+              if result.isFeedingRequired.isEmpty {
+                result.isFeedingRequired = [Bool](repeating: false, count: blocks.plan.blockCount)
+              }
+              blocks.reach(variables, &result.isFeedingRequired, stoppingAt: isReached)
+            }
+          }
+          return result
+        }
+        for index in refused {
+          let entry = batch.entries[index]
+          blocks.reach(
+            terms[Int(entry.termStart)..<Int(entry.termStart + entry.termCount)].lazy.map(
+              \.variable.id), &isReached)
+        }
+        candidates = kept
       }
-      for index in refused {
-        let entry = batch.entries[index]
-        blocks.reach(
-          batch.terms[Int(entry.termStart)..<Int(entry.termStart + entry.termCount)].lazy.map(
-            \.variable.id), &isReached)
-      }
-      candidates = kept
     }
   }
 
