@@ -77,6 +77,24 @@ struct ArrangementRow {
     self.priority = priority
   }
 
+  /// A row over items given unretained (the stack holds them).
+  init(
+    _ first: Unmanaged<LayoutItem>, _ firstAttribute: LayoutAttribute,
+    _ relation: LayoutRelation, _ second: Unmanaged<LayoutItem>?,
+    _ secondAttribute: LayoutAttribute, multiplier: Double = 1, constant: Double = 0,
+    priority: LayoutPriority = .required, _ identifier: ArrangementIdentifier
+  ) {
+    self.first = first
+    self.second = second
+    self.firstAttribute = firstAttribute
+    self.secondAttribute = secondAttribute
+    self.relation = relation
+    self.identifier = identifier
+    self.multiplier = multiplier
+    self.constant = constant
+    self.priority = priority
+  }
+
   /// The item on the left side (never nil: optional as a constraint's, for lowering).
   var firstItem: LayoutItem? { first.takeUnretainedValue() }
   /// The item on the right side, if any.

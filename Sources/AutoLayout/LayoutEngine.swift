@@ -298,12 +298,18 @@ public final class LayoutEngine {
     var indices: [Int] = []
     for index in owners.indices {
       guard case .constraint(let reference) = owners[index] else { continue }
-      let owner = reference.takeUnretainedValue()
-      guard owner.kind == .autoresizingMask,
-        owner.firstAttribute.axis == .horizontal,
-        let view = owner.firstItem as? View, view.superview == nil
-      else { continue }
-      indices.append(index)
+      // Read in place: taken out, each constraint and its view were retained and released, a
+      // cache miss each on a first layout's every constraint.
+      let isRootWidth = reference._withUnsafeGuaranteedRef { owner in
+        guard owner.kind == .autoresizingMask, owner.firstAttribute.axis == .horizontal,
+          let first = owner.unretainedFirstItem
+        else { return false }
+        // An autoresizing constraint's first item is its view.
+        return first._withUnsafeGuaranteedRef {
+          unsafeDowncast($0, to: View.self).superviewLink == nil
+        }
+      }
+      if isRootWidth { indices.append(index) }
     }
     return indices
   }

@@ -17,9 +17,6 @@ extension StackView {
     }
   }
 
-  /// The item the views are laid out in: the stack, or its margins guide.
-  var canvas: LayoutItem { storedMarginsRelative ? arrangementMarginsGuide : self }
-
   /// Replaces the arrangement rows with the wanted ones, keeping every existing row with the
   /// same terms (its constant and priority are changed in place), in the stack's engine.
   ///
@@ -29,7 +26,22 @@ extension StackView {
   /// - Complexity: that of ``replace(_:with:_:)`` (O(*n*) for *n* rows when only constants
   ///   change), plus the solver's work on the rows that change.
   func updateArrangementConstraints() {
-    let engine = rootView.ensureEngine()
+    // A stack with nothing to arrange, no rows and no guides to drop (a grid's leaves) has
+    // nothing to update.
+    if storedArrangedSubviews.isEmpty, arrangementRows.isEmpty, gapGuides.isEmpty,
+      spannerGuide == nil, !marginsGuideIsArrangementOnly
+    {
+      return
+    }
+    // Not retained, when there is one already (the root holds it): a stack grid's update pass
+    // runs this for every stack.
+    guard let engine = unretainedEngine else {
+      return updateArrangementConstraints(in: rootView.ensureEngine())
+    }
+    engine._withUnsafeGuaranteedRef { updateArrangementConstraints(in: $0) }
+  }
+
+  private func updateArrangementConstraints(in engine: LayoutEngine) {
     // In the engine's room, handed back emptied but with its capacity.
     var wanted: [ArrangementRow] = []
     swap(&wanted, &engine.arrangementScratch)
@@ -140,29 +152,49 @@ extension StackView {
 
   /// Appends every constraint the current arrangement needs, in UIKit's order: distribution,
   /// then alignment, then the hidden views.
+  ///
+  /// The arranged views are walked unretained (the stack holds them): retained for each row
+  /// they appear in, they were a fifth of a stack grid's first update pass.
   func appendWantedConstraints(to result: inout [ArrangementRow]) {
-    // Filtered only when a view is hidden: else the list is shared, not copied.
-    let visible =
-      storedArrangedSubviews.contains { $0.isHidden }
-      ? storedArrangedSubviews.filter { !$0.isHidden } : storedArrangedSubviews
     let along = AxisAttributes(storedAxis)
     let across = AxisAttributes(storedAxis == .horizontal ? .vertical : .horizontal)
-    if !visible.isEmpty {
-      distribute(visible, along, into: &result)
-      align(visible, across, into: &result)
+    let arrangedViews = storedArrangedSubviews
+    arrangedViews.withUnsafeBufferPointer { views in
+      views.withMemoryRebound(to: Unmanaged<View>.self) { arranged in
+        guard arranged.contains(where: { $0._withUnsafeGuaranteedRef { $0.isHidden } }) else {
+          guard !arranged.isEmpty else { return }
+          distribute(arranged, along, into: &result)
+          align(arranged, across, into: &result)
+          return
+        }
+        let visible = arranged.filter { !$0._withUnsafeGuaranteedRef { $0.isHidden } }
+        visible.withUnsafeBufferPointer { visible in
+          guard !visible.isEmpty else { return }
+          distribute(visible, along, into: &result)
+          align(visible, across, into: &result)
+        }
+        hide(arranged, along, across, into: &result)
+      }
     }
-    hide(along, across, firstVisible: visible.first, into: &result)
+  }
+
+  /// The item the views are laid out in, the stack or its margins guide, not retained: the
+  /// stack holds it.
+  private var unretainedCanvas: Unmanaged<LayoutItem> {
+    guard storedMarginsRelative else { return .passUnretained(self) }
+    return .passUnretained(arrangementMarginsGuide)
   }
 
   // MARK: Along the axis
 
   private func distribute(
-    _ visible: [View], _ along: AxisAttributes, into result: inout [ArrangementRow]
+    _ visible: UnsafeBufferPointer<Unmanaged<View>>, _ along: AxisAttributes,
+    into result: inout [ArrangementRow]
   ) {
-    let canvas = self.canvas
+    let canvas = unretainedCanvas
     func add(
-      _ first: LayoutItem, _ attribute1: LayoutAttribute, _ relation: LayoutRelation,
-      _ second: LayoutItem?, _ attribute2: LayoutAttribute, multiplier: Double = 1,
+      _ first: Unmanaged<LayoutItem>, _ attribute1: LayoutAttribute, _ relation: LayoutRelation,
+      _ second: Unmanaged<LayoutItem>?, _ attribute2: LayoutAttribute, multiplier: Double = 1,
       constant: Double = 0, priority: LayoutPriority = .required,
       _ identifier: ArrangementIdentifier
     ) {
@@ -171,32 +203,36 @@ extension StackView {
           first, attribute1, relation, second, attribute2, multiplier: multiplier,
           constant: constant, priority: priority, identifier))
     }
-    add(canvas, along.leading, .equal, visible[0], along.leading, .canvasConnection)
-    add(
-      canvas, along.trailing, .equal, visible[visible.count - 1], along.trailing,
-      .canvasConnection)
+    let first = visible[0].item, last = visible[visible.count - 1].item
+    add(canvas, along.leading, .equal, first, along.leading, .canvasConnection)
+    add(canvas, along.trailing, .equal, last, along.trailing, .canvasConnection)
     let equalGaps = storedDistribution == .equalSpacing || storedDistribution == .equalCentering
     let baselines = storedAxis == .vertical && storedBaselineRelative
-    for (previous, next) in zip(visible, visible.dropFirst()) {
+    for index in visible.indices.dropFirst() {
+      let previous = visible[index - 1], next = visible[index]
       add(
-        next, baselines ? .firstBaseline : along.leading, equalGaps ? .greaterThanOrEqual : .equal,
-        previous, baselines ? .lastBaseline : along.trailing, constant: spacing(after: previous),
-        .spacing)
+        next.item, baselines ? .firstBaseline : along.leading,
+        equalGaps ? .greaterThanOrEqual : .equal,
+        previous.item, baselines ? .lastBaseline : along.trailing,
+        constant: spacing(after: previous), .spacing)
     }
     switch storedDistribution {
     case .fill:
       break
     case .fillEqually:
       for view in visible.dropFirst() {
-        add(view, along.size, .equal, visible[0], along.size, .fillEqually)
+        add(view.item, along.size, .equal, first, along.size, .fillEqually)
       }
     case .fillProportionally:
-      let lengths = visible.map { max(0, $0.intrinsicLength(along.size)) }
-      let spaces = zip(visible, visible.dropFirst()).reduce(0.0) { $0 + spacing(after: $1.0) }
+      let lengths = visible.map { view in
+        max(0, view._withUnsafeGuaranteedRef { $0.intrinsicLength(along.size) })
+      }
+      var spaces = 0.0
+      for index in visible.indices.dropFirst() { spaces += spacing(after: visible[index - 1]) }
       let total = lengths.reduce(0, +) + spaces
       if total <= max(spaces, 1) {
         for view in visible.dropFirst() {
-          add(view, along.size, .equal, visible[0], along.size, .fillEqually)
+          add(view.item, along.size, .equal, first, along.size, .fillEqually)
         }
       } else {
         for (index, view) in visible.enumerated() {
@@ -204,15 +240,15 @@ extension StackView {
           let priority = LayoutPriority(
             multiplier == 1 ? 1000 : Float(max(999 - index, 751)))
           add(
-            view, along.size, .equal, canvas, along.size, multiplier: multiplier,
+            view.item, along.size, .equal, canvas, along.size, multiplier: multiplier,
             priority: priority, .fillProportionally)
         }
       }
     case .equalSpacing, .equalCentering:
-      let guides = gaps(visible.count - 1)
+      let guides = gaps(visible.count - 1).map { Unmanaged<LayoutItem>.passUnretained($0) }
       let edge = storedDistribution == .equalSpacing
       for (index, guide) in guides.enumerated() {
-        let previous = visible[index], next = visible[index + 1]
+        let previous = visible[index].item, next = visible[index + 1].item
         add(
           guide, along.leading, .equal, previous, edge ? along.trailing : along.center,
           .distributingEdge)
@@ -232,21 +268,32 @@ extension StackView {
 
   /// The space after `view`: its custom spacing, else the stack's; the system spacing is 8.
   func spacing(after view: View) -> Double {
-    let value = customSpacings[ObjectIdentifier(view)] ?? storedSpacing
+    spacing(after: Unmanaged.passUnretained(view))
+  }
+
+  /// ``spacing(after:)`` for an arranged view walked unretained.
+  private func spacing(after view: Unmanaged<View>) -> Double {
+    // Looked up only when some view has one: hashing every pair cost a stack's update more
+    // than its rows.
+    let value =
+      customSpacings.isEmpty
+      ? storedSpacing
+      : customSpacings[view._withUnsafeGuaranteedRef { ObjectIdentifier($0) }] ?? storedSpacing
     return value == Self.spacingUseSystem ? standardSpacing : value
   }
 
   // MARK: Across the axis
 
   private func align(
-    _ visible: [View], _ across: AxisAttributes, into result: inout [ArrangementRow]
+    _ visible: UnsafeBufferPointer<Unmanaged<View>>, _ across: AxisAttributes,
+    into result: inout [ArrangementRow]
   ) {
-    let canvas = self.canvas
-    let first = visible[0]
+    let canvas = unretainedCanvas
+    let first = visible[0].item
     func add(
-      _ item1: LayoutItem, _ attribute1: LayoutAttribute, _ relation: LayoutRelation,
-      _ item2: LayoutItem?, _ attribute2: LayoutAttribute, priority: LayoutPriority = .required,
-      _ identifier: ArrangementIdentifier
+      _ item1: Unmanaged<LayoutItem>, _ attribute1: LayoutAttribute, _ relation: LayoutRelation,
+      _ item2: Unmanaged<LayoutItem>?, _ attribute2: LayoutAttribute,
+      priority: LayoutPriority = .required, _ identifier: ArrangementIdentifier
     ) {
       result.append(
         ArrangementRow(
@@ -257,36 +304,36 @@ extension StackView {
       add(canvas, across.leading, .equal, first, across.leading, .canvasConnection)
       add(canvas, across.trailing, .equal, first, across.trailing, .canvasConnection)
       for view in visible.dropFirst() {
-        add(first, across.leading, .equal, view, across.leading, .alignment)
-        add(first, across.trailing, .equal, view, across.trailing, .alignment)
+        add(first, across.leading, .equal, view.item, across.leading, .alignment)
+        add(first, across.trailing, .equal, view.item, across.trailing, .alignment)
       }
       return
     }
     for view in visible.dropFirst() {
-      add(first, aligned, .equal, view, aligned, .alignment)
+      add(first, aligned, .equal, view.item, aligned, .alignment)
     }
     // The spanner encloses the views; the canvas hugs the spanner.
-    let spanner = spanner()
+    let spanner = Unmanaged<LayoutItem>.passUnretained(spanner())
     add(canvas, across.leading, .equal, spanner, across.leading, .canvasConnection)
     add(canvas, across.trailing, .equal, spanner, across.trailing, .canvasConnection)
     if aligned == across.center {
       add(canvas, across.center, .equal, first, across.center, .canvasConnection)
     }
     // Each view inside the spanner; on the aligned edge, held there at 999.5.
-    func boundary(_ view: View, _ edge: LayoutAttribute, outward: LayoutRelation) {
+    func boundary(_ view: Unmanaged<LayoutItem>, _ edge: LayoutAttribute, outward: LayoutRelation) {
       let isAligned = aligned == edge
       add(
         spanner, edge, isAligned ? .equal : outward, view, edge,
         priority: isAligned ? 999.5 : .required, .spanningBoundary)
     }
     for view in visible {
-      boundary(view, across.leading, outward: .lessThanOrEqual)
-      boundary(view, across.trailing, outward: .greaterThanOrEqual)
+      boundary(view.item, across.leading, outward: .lessThanOrEqual)
+      boundary(view.item, across.trailing, outward: .greaterThanOrEqual)
     }
     add(spanner, across.size, .equal, nil, .notAnAttribute, priority: 51, .spanningFit)
     for view in visible {
       add(
-        view, across.size, .equal, nil, .notAnAttribute, priority: 25,
+        view.item, across.size, .equal, nil, .notAnAttribute, priority: 25,
         .ambiguitySuppression)
     }
   }
@@ -310,36 +357,38 @@ extension StackView {
   /// not ambiguous, rests at the canvas's leading edge across the axis with no size of its own
   /// beyond its content (`UISV-ambiguity-suppression` at 25).
   private func hide(
-    _ along: AxisAttributes, _ across: AxisAttributes, firstVisible: View?,
-    into result: inout [ArrangementRow]
+    _ arranged: UnsafeBufferPointer<Unmanaged<View>>, _ along: AxisAttributes,
+    _ across: AxisAttributes, into result: inout [ArrangementRow]
   ) {
-    // The canvas only when needed: asking an empty stack for it would make its margins guide.
-    for (index, view) in storedArrangedSubviews.enumerated() where view.isHidden {
-      let canvas = self.canvas
-      func add(
-        _ item1: LayoutItem, _ attribute1: LayoutAttribute, _ item2: LayoutItem?,
-        _ attribute2: LayoutAttribute, constant: Double = 0, priority: LayoutPriority,
-        _ identifier: ArrangementIdentifier
-      ) {
-        result.append(
-          ArrangementRow(
-            item1, attribute1, .equal, item2, attribute2, constant: constant, priority: priority,
-            identifier))
-      }
-      add(view, along.size, nil, .notAnAttribute, priority: 999.999, .hiding)
+    func add(
+      _ item1: Unmanaged<LayoutItem>, _ attribute1: LayoutAttribute,
+      _ item2: Unmanaged<LayoutItem>?, _ attribute2: LayoutAttribute, constant: Double = 0,
+      priority: LayoutPriority, _ identifier: ArrangementIdentifier
+    ) {
+      result.append(
+        ArrangementRow(
+          item1, attribute1, .equal, item2, attribute2, constant: constant, priority: priority,
+          identifier))
+    }
+    for (index, view) in arranged.enumerated()
+    where view._withUnsafeGuaranteedRef({ $0.isHidden }) {
+      // The canvas only when needed: asking an empty stack for it would make its margins guide.
+      let canvas = unretainedCanvas
+      add(view.item, along.size, nil, .notAnAttribute, priority: 999.999, .hiding)
       if index > 0 {
-        let previous = storedArrangedSubviews[index - 1]
+        let previous = arranged[index - 1]
         add(
-          view, along.leading, previous, along.trailing,
-          constant: previous.isHidden ? 0 : spacing(after: previous) / 2, priority: 50,
-          .spacingHidden)
+          view.item, along.leading, previous.item, along.trailing,
+          constant: previous._withUnsafeGuaranteedRef { $0.isHidden }
+            ? 0 : spacing(after: previous) / 2,
+          priority: 50, .spacingHidden)
       } else {
-        add(view, along.leading, canvas, along.leading, priority: 50, .spacingHidden)
+        add(view.item, along.leading, canvas, along.leading, priority: 50, .spacingHidden)
       }
       add(
-        view, across.leading, canvas, across.leading, priority: 25,
+        view.item, across.leading, canvas, across.leading, priority: 25,
         .ambiguitySuppression)
-      add(view, across.size, nil, .notAnAttribute, priority: 25, .ambiguitySuppression)
+      add(view.item, across.size, nil, .notAnAttribute, priority: 25, .ambiguitySuppression)
     }
   }
 

@@ -58,12 +58,14 @@ extension View {
   /// place where only they differ.
   func updateSystemConstraints() {
     systemConstraintsDirty = false
-    guard let engine = rootView.engineStorage else { return }
+    guard let engine = unretainedEngine else { return }
     let inEngine = engineBlock >= 0
-    updateAutoresizingConstraints(
-      engine, wanted: inEngine && translatesAutoresizingMaskIntoConstraints)
-    updateContentSizeConstraints(engine, wanted: inEngine)
-    installGuidePins(in: engine)
+    engine._withUnsafeGuaranteedRef { engine in
+      updateAutoresizingConstraints(
+        engine, wanted: inEngine && translatesAutoresizingMaskIntoConstraints)
+      updateContentSizeConstraints(engine, wanted: inEngine)
+      installGuidePins(in: engine)
+    }
   }
 
   // MARK: Intrinsic content size
@@ -114,10 +116,11 @@ extension View {
 
   /// Re-weights the content-size rows on `axis` to the view's new priorities.
   private func contentPrioritiesDidChange(_ axis: LayoutAttribute.Axis) {
-    guard let rows = contentSizeRows[axis], let engine = rootView.engineStorage,
-      engine.ownsContentSizeRow(rows.growth, of: self)
-    else { return }
-    engine.contentPrioritiesDidChange(of: self, axis, rows: rows)
+    guard let rows = contentSizeRows[axis], let engine = unretainedEngine else { return }
+    engine._withUnsafeGuaranteedRef { engine in
+      guard engine.ownsContentSizeRow(rows.growth, of: self) else { return }
+      engine.contentPrioritiesDidChange(of: self, axis, rows: rows)
+    }
   }
 
   /// Brings the content-size rows on both axes up to date with ``intrinsicContentSize`` (none
@@ -373,20 +376,27 @@ extension View {
   private func pinGuide(_ guide: LayoutGuide, _ which: PinnedGuide) {
     addLayoutGuide(guide)
     // A new engine installs what its tree holds, this guide's pins among them.
-    let engine = rootView.ensureEngine()
-    guard !engine.ownsGuidePins(of: self, which) else { return }
-    engine.beginBatch()
-    engine.installGuidePins(of: self, which)
-    engine.endBatch()
+    func pin(in engine: LayoutEngine) {
+      guard !engine.ownsGuidePins(of: self, which) else { return }
+      engine.beginBatch()
+      engine.installGuidePins(of: self, which)
+      engine.endBatch()
+    }
+    // The engine not retained when there is one (the root holds it): a grid's every
+    // container asks for its margins guide.
+    guard let engine = unretainedEngine else { return pin(in: rootView.ensureEngine()) }
+    engine._withUnsafeGuaranteedRef { pin(in: $0) }
   }
 
   /// Brings the pins of the guide `which` to the insets and alignment-rect insets the view has
   /// now, in place, from those it had (`insets`, `alignment`).
   func guidePinsDidChange(_ which: PinnedGuide, from insets: EdgeInsets, alignment: EdgeInsets) {
-    guard let engine = rootView.engineStorage, engine.ownsGuidePins(of: self, which) else {
-      return
+    // Not retained: a grid's every view sets its margins as it is made.
+    guard let engine = unretainedEngine else { return }
+    engine._withUnsafeGuaranteedRef { engine in
+      guard engine.ownsGuidePins(of: self, which) else { return }
+      engine.guidePinConstantsDidChange(of: self, which, from: insets, alignment: alignment)
     }
-    engine.guidePinConstantsDidChange(of: self, which, from: insets, alignment: alignment)
   }
 
   /// Re-applies the margins and safe-area guides' constants after the alignment insets changed

@@ -342,7 +342,10 @@ open class View: LayoutItem {
     case .forceLeftToRight, .playback, .spatial: direction = .leftToRight
     case .forceRightToLeft: direction = .rightToLeft
     case .unspecified:
-      direction = superview?.effectiveUserInterfaceLayoutDirection ?? storedLayoutDirection
+      // Up through unretained links: this runs for every leading or trailing constraint lowered.
+      direction =
+        unretainedSuperview?._withUnsafeGuaranteedRef { $0.effectiveUserInterfaceLayoutDirection }
+        ?? storedLayoutDirection
     }
     cachedEffectiveDirection = direction
     return direction
@@ -431,10 +434,26 @@ open class View: LayoutItem {
   /// The topmost ancestor (the view itself when it has no superview).
   ///
   /// - Complexity: O(depth), retaining no view on the way up.
-  public var rootView: View {
+  public var rootView: View { unretainedRootView.takeUnretainedValue() }
+
+  /// ``rootView``, not retained: valid while the caller keeps the tree alive, as a call on one
+  /// of its views does.
+  ///
+  /// - Complexity: O(depth).
+  var unretainedRootView: Unmanaged<View> {
     var view = Unmanaged.passUnretained(self)
     while let parent = view._withUnsafeGuaranteedRef({ $0.unretainedSuperview }) { view = parent }
-    return view.takeUnretainedValue()
+    return view
+  }
+
+  /// The engine of the tree the view is in, if one has been made, not retained: its root holds
+  /// it. Read this way, the update pass retains no engine for each view it updates.
+  ///
+  /// - Complexity: O(depth).
+  var unretainedEngine: Unmanaged<LayoutEngine>? {
+    unretainedRootView._withUnsafeGuaranteedRef { root in
+      root.engineStorage.map { Unmanaged.passUnretained($0) }
+    }
   }
 
   /// Whether `self` is `view` or one of its descendants.
@@ -529,9 +548,9 @@ open class View: LayoutItem {
     changeSubviews { $0.insert(view, at: index) }
     view.setSuperviewLink(linkForSubviews())
     view.forgetEffectiveDirections()
-    let root = rootView
     if detachedEngine != nil || view.hasUninstalledConstraints {
       view.hasUninstalledConstraints = false
+      let root = rootView
       if let engine = root.engineStorage {
         root.installUninstalled(in: view, engine: engine)
       } else {
@@ -854,6 +873,11 @@ extension View {
       ancestor = view._withUnsafeGuaranteedRef { $0.unretainedSuperview }
     }
   }
+}
+
+extension Unmanaged where Instance: LayoutItem {
+  /// The same reference as a layout item's.
+  var item: Unmanaged<LayoutItem> { .fromOpaque(toOpaque()) }
 }
 
 extension Array where Element == View {
