@@ -48,15 +48,6 @@ struct DeterminedDefinitions {
       }
     }
 
-    /// Appends the terms to `variables` and `coefficients`, one at a time: a sum has at most a
-    /// few, and appending its arrays whole retained and released each of them.
-    func appendTerms(toVariables variables: inout [Int32], coefficients: inout [Double]) {
-      for index in self.variables.indices {
-        variables.append(self.variables[index])
-        coefficients.append(self.coefficients[index])
-      }
-    }
-
     mutating func removeAll() {
       variables.removeAll(keepingCapacity: true)
       coefficients.removeAll(keepingCapacity: true)
@@ -105,7 +96,12 @@ struct DeterminedDefinitions {
       starts[k] = Int32(variables.count)
       counts[k] = Int32(sum.variables.count)
       constants[k] = sum.constant
-      sum.appendTerms(toVariables: &variables, coefficients: &coefficients)
+      // One at a time: appending the sum's arrays whole (or through a method of the sum)
+      // retained and released both for every step.
+      for term in sum.variables.indices {
+        variables.append(sum.variables[term])
+        coefficients.append(sum.coefficients[term])
+      }
     }
   }
 
@@ -188,7 +184,12 @@ struct DeterminedDefinitions {
       starts[k] = Int32(variables.count)
       counts[k] = Int32(sum.variables.count)
       constants[k] = sum.constant
-      sum.appendTerms(toVariables: &variables, coefficients: &coefficients)
+      // One at a time: appending the sum's arrays whole (or through a method of the sum)
+      // retained and released both for every step.
+      for term in sum.variables.indices {
+        variables.append(sum.variables[term])
+        coefficients.append(sum.coefficients[term])
+      }
     }
   }
 

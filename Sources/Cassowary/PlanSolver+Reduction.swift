@@ -99,23 +99,28 @@ extension PlanSolver {
             Reduction.Written(
               index: Int32(index), termStart: Int32(result.terms.count),
               termCount: Int32(sum.variables.count), constant: sum.constant))
-          for (variable, coefficient) in zip(sum.variables, sum.coefficients) {
-            result.terms.append(Term(Variable(id: variable), coefficient))
+          // By index: a zip of the sum's arrays retained and released both.
+          for term in sum.variables.indices {
+            result.terms.append(Term(Variable(id: sum.variables[term]), sum.coefficients[term]))
           }
         }
         guard !refused.isEmpty else {
           result.isFeeding = [Bool](repeating: false, count: blocks.plan.blockCount)
+          // Copied once: passed from the parameter, it was retained for every walk.
+          let stop = isReached
+          var pending: [Int32] = []
           for written in result.entries {
             let entry = batch.entries[Int(written.index)]
             let variables = terms[
               Int(entry.termStart)..<Int(entry.termStart + entry.termCount)
             ].lazy.map(\.variable.id)
-            blocks.reach(variables, &result.isFeeding, stoppingAt: isReached)
+            blocks.reach(variables, &result.isFeeding, stoppingAt: stop, pending: &pending)
             if entry.priority.isRequired {
               if result.isFeedingRequired.isEmpty {
                 result.isFeedingRequired = [Bool](repeating: false, count: blocks.plan.blockCount)
               }
-              blocks.reach(variables, &result.isFeedingRequired, stoppingAt: isReached)
+              blocks.reach(
+                variables, &result.isFeedingRequired, stoppingAt: stop, pending: &pending)
             }
           }
           return result
@@ -368,18 +373,30 @@ struct PlanBlocks {
   let blockOfStep: [Int32]
 
   /// Marks in `marks` the blocks that determine `variables`, and the blocks they need,
-  /// directly or not; a block `stoppingAt` marks is neither marked nor walked through.
+  /// directly or not.
+  ///
+  /// - Complexity: O(`variables` + terms of the blocks newly marked).
+  func reach(_ variables: some Sequence<Int32>, _ marks: inout [Bool]) {
+    var pending: [Int32] = []
+    reach(variables, &marks, stoppingAt: [], pending: &pending)
+  }
+
+  /// Marks in `marks` the blocks that determine `variables`, and the blocks they need,
+  /// directly or not; a block `stop` marks is neither marked nor walked through (an empty
+  /// `stop` marks none). `pending` is room for the walk, left empty: a build reaches from
+  /// each of its reduced constraints, and a list of its own each time allocated for each.
   ///
   /// - Complexity: O(`variables` + terms of the blocks newly marked).
   func reach(
-    _ variables: some Sequence<Int32>, _ marks: inout [Bool], stoppingAt stop: [Bool]? = nil
+    _ variables: some Sequence<Int32>, _ marks: inout [Bool], stoppingAt stop: [Bool],
+    pending: inout [Int32]
   ) {
-    var pending: [Int32] = []
+    let stops = !stop.isEmpty
     for variable in variables {
       let step = stepOfVariable[Int(variable)]
       guard step >= 0 else { continue }
       let start = blockOfStep[Int(step)]
-      guard !marks[Int(start)] && stop?[Int(start)] != true else { continue }
+      guard !marks[Int(start)] && !(stops && stop[Int(start)]) else { continue }
       marks[Int(start)] = true
       pending.append(start)
     }
@@ -389,7 +406,7 @@ struct PlanBlocks {
           let step = stepOfVariable[Int(plan.otherVariables[index])]
           guard step >= 0 else { continue }
           let needed = Int(blockOfStep[Int(step)])
-          if !marks[needed] && stop?[needed] != true {
+          if !marks[needed] && !(stops && stop[needed]) {
             marks[needed] = true
             pending.append(Int32(needed))
           }
