@@ -182,6 +182,7 @@ extension StackView {
   /// stack holds it.
   private var unretainedCanvas: Unmanaged<LayoutItem> {
     guard storedMarginsRelative else { return .passUnretained(self) }
+    if let guide = unretainedMarginsGuide { return guide.item }
     return .passUnretained(arrangementMarginsGuide)
   }
 

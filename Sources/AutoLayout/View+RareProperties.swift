@@ -61,6 +61,14 @@ extension View {
     _modify { yield &rare.layoutGuides }
   }
 
+  /// ``marginsGuide``, not retained: the view holds it.
+  ///
+  /// - Complexity: O(1).
+  var unretainedMarginsGuide: Unmanaged<LayoutGuide>? {
+    guard let rare = rareProperties, let guide = rare.marginsGuide else { return nil }
+    return .passUnretained(guide)
+  }
+
   var marginsGuide: LayoutGuide? {
     get { rareProperties?.marginsGuide }
     set {

@@ -545,7 +545,9 @@ open class View: LayoutItem {
     let detachedEngine = view.engineStorage
     if detachedEngine != nil { view.uninstallSubtree(from: detachedEngine!) }
     view.engineStorage = nil
-    changeSubviews { $0.insert(view, at: index) }
+    // Appended where it goes last (`addSubview`): an insertion retained and released the view
+    // around the one retain the list keeps.
+    changeSubviews { index == $0.count ? $0.append(view) : $0.insert(view, at: index) }
     view.setSuperviewLink(linkForSubviews())
     view.forgetEffectiveDirections()
     if detachedEngine != nil || view.hasUninstalledConstraints {
