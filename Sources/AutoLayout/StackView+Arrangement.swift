@@ -246,22 +246,29 @@ extension StackView {
         }
       }
     case .equalSpacing, .equalCentering:
-      let guides = gaps(visible.count - 1).map { Unmanaged<LayoutItem>.passUnretained($0) }
       let edge = storedDistribution == .equalSpacing
-      for (index, guide) in guides.enumerated() {
-        let previous = visible[index].item, next = visible[index + 1].item
-        add(
-          guide, along.leading, .equal, previous, edge ? along.trailing : along.center,
-          .distributingEdge)
-        add(
-          guide, along.trailing, .equal, next, edge ? along.leading : along.center,
-          .distributingEdge)
-      }
-      for (index, guide) in guides.enumerated().dropFirst() {
-        let priority = edge ? LayoutPriority.required : LayoutPriority(Float(max(150 - index, 50)))
-        add(
-          guide, along.size, .equal, guides[0], along.size, priority: priority,
-          .fillEqually)
+      // The gap guides walked unretained too (the stack holds them).
+      let gapList = gaps(visible.count - 1)
+      gapList.withUnsafeBufferPointer { gapBuffer in
+        gapBuffer.withMemoryRebound(to: Unmanaged<LayoutGuide>.self) { guides in
+          for index in guides.indices {
+            let guide = guides[index].item
+            let previous = visible[index].item, next = visible[index + 1].item
+            add(
+              guide, along.leading, .equal, previous, edge ? along.trailing : along.center,
+              .distributingEdge)
+            add(
+              guide, along.trailing, .equal, next, edge ? along.leading : along.center,
+              .distributingEdge)
+          }
+          for index in guides.indices.dropFirst() {
+            let priority =
+              edge ? LayoutPriority.required : LayoutPriority(Float(max(150 - index, 50)))
+            add(
+              guides[index].item, along.size, .equal, guides[0].item, along.size,
+              priority: priority, .fillEqually)
+          }
+        }
       }
       add(canvas, along.size, .equal, nil, .notAnAttribute, priority: 49, .canvasFit)
     }
