@@ -61,22 +61,6 @@ struct ArrangementRow {
   /// optional priority).
   var isBroken = false
 
-  init(
-    _ first: LayoutItem, _ firstAttribute: LayoutAttribute, _ relation: LayoutRelation,
-    _ second: LayoutItem?, _ secondAttribute: LayoutAttribute, multiplier: Double = 1,
-    constant: Double = 0, priority: LayoutPriority = .required, _ identifier: ArrangementIdentifier
-  ) {
-    self.first = .passUnretained(first)
-    self.second = second.map { .passUnretained($0) }
-    self.firstAttribute = firstAttribute
-    self.secondAttribute = secondAttribute
-    self.relation = relation
-    self.identifier = identifier
-    self.multiplier = multiplier
-    self.constant = constant
-    self.priority = priority
-  }
-
   /// A row over items given unretained (the stack holds them).
   init(
     _ first: Unmanaged<LayoutItem>, _ firstAttribute: LayoutAttribute,

@@ -33,12 +33,8 @@ extension StackView {
     {
       return
     }
-    // Not retained, when there is one already (the root holds it): a stack grid's update pass
-    // runs this for every stack.
-    guard let engine = unretainedEngine else {
-      return updateArrangementConstraints(in: rootView.ensureEngine())
-    }
-    engine._withUnsafeGuaranteedRef { updateArrangementConstraints(in: $0) }
+    // The engine not retained: a stack grid's update pass runs this for every stack.
+    withEngine { updateArrangementConstraints(in: $0) }
   }
 
   private func updateArrangementConstraints(in engine: LayoutEngine) {
@@ -274,12 +270,8 @@ extension StackView {
     }
   }
 
-  /// The space after `view`: its custom spacing, else the stack's; the system spacing is 8.
-  func spacing(after view: View) -> Double {
-    spacing(after: Unmanaged.passUnretained(view))
-  }
-
-  /// ``spacing(after:)`` for an arranged view walked unretained.
+  /// The space after `view`, an arranged view walked unretained: its custom spacing, else the
+  /// stack's; the system spacing is 8.
   private func spacing(after view: Unmanaged<View>) -> Double {
     // Looked up only when some view has one: hashing every pair cost a stack's update more
     // than its rows.

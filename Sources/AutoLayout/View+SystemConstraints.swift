@@ -58,9 +58,8 @@ extension View {
   /// place where only they differ.
   func updateSystemConstraints() {
     systemConstraintsDirty = false
-    guard let engine = unretainedEngine else { return }
     let inEngine = engineBlock >= 0
-    engine._withUnsafeGuaranteedRef { engine in
+    unretainedEngine?._withUnsafeGuaranteedRef { engine in
       updateAutoresizingConstraints(
         engine, wanted: inEngine && translatesAutoresizingMaskIntoConstraints)
       updateContentSizeConstraints(engine, wanted: inEngine)
@@ -116,8 +115,8 @@ extension View {
 
   /// Re-weights the content-size rows on `axis` to the view's new priorities.
   private func contentPrioritiesDidChange(_ axis: LayoutAttribute.Axis) {
-    guard let rows = contentSizeRows[axis], let engine = unretainedEngine else { return }
-    engine._withUnsafeGuaranteedRef { engine in
+    guard let rows = contentSizeRows[axis] else { return }
+    unretainedEngine?._withUnsafeGuaranteedRef { engine in
       guard engine.ownsContentSizeRow(rows.growth, of: self) else { return }
       engine.contentPrioritiesDidChange(of: self, axis, rows: rows)
     }
@@ -375,25 +374,21 @@ extension View {
   /// four required rows, as activating four constraints would (making the tree's engine).
   private func pinGuide(_ guide: LayoutGuide, _ which: PinnedGuide) {
     addLayoutGuide(guide)
-    // A new engine installs what its tree holds, this guide's pins among them.
-    func pin(in engine: LayoutEngine) {
+    // A new engine installs what its tree holds, this guide's pins among them. Not retained: a
+    // grid's every container asks for its margins guide.
+    withEngine { engine in
       guard !engine.ownsGuidePins(of: self, which) else { return }
       engine.beginBatch()
       engine.installGuidePins(of: self, which)
       engine.endBatch()
     }
-    // The engine not retained when there is one (the root holds it): a grid's every
-    // container asks for its margins guide.
-    guard let engine = unretainedEngine else { return pin(in: rootView.ensureEngine()) }
-    engine._withUnsafeGuaranteedRef { pin(in: $0) }
   }
 
   /// Brings the pins of the guide `which` to the insets and alignment-rect insets the view has
   /// now, in place, from those it had (`insets`, `alignment`).
   func guidePinsDidChange(_ which: PinnedGuide, from insets: EdgeInsets, alignment: EdgeInsets) {
     // Not retained: a grid's every view sets its margins as it is made.
-    guard let engine = unretainedEngine else { return }
-    engine._withUnsafeGuaranteedRef { engine in
+    unretainedEngine?._withUnsafeGuaranteedRef { engine in
       guard engine.ownsGuidePins(of: self, which) else { return }
       engine.guidePinConstantsDidChange(of: self, which, from: insets, alignment: alignment)
     }

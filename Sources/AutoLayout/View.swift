@@ -456,6 +456,15 @@ open class View: LayoutItem {
     }
   }
 
+  /// Calls `body` with the engine of the tree the view is in, made if there is none; one that
+  /// is there already is not retained (``unretainedEngine``).
+  ///
+  /// - Complexity: O(depth), plus `body`'s.
+  func withEngine(_ body: (LayoutEngine) -> Void) {
+    guard let engine = unretainedEngine else { return body(rootView.ensureEngine()) }
+    engine._withUnsafeGuaranteedRef(body)
+  }
+
   /// Whether `self` is `view` or one of its descendants.
   ///
   /// - Complexity: O(depth), retaining no view on the way up.

@@ -93,15 +93,7 @@ struct DeterminedDefinitions {
         }
       }
       guard isWritten && sum.variables.count <= Self.cap else { continue }
-      starts[k] = Int32(variables.count)
-      counts[k] = Int32(sum.variables.count)
-      constants[k] = sum.constant
-      // One at a time: appending the sum's arrays whole (or through a method of the sum)
-      // retained and released both for every step.
-      for term in sum.variables.indices {
-        variables.append(sum.variables[term])
-        coefficients.append(sum.coefficients[term])
-      }
+      store(sum, asStep: k)
     }
   }
 
@@ -181,15 +173,23 @@ struct DeterminedDefinitions {
         }
       }
       guard isWritten && sum.variables.count <= Self.cap else { continue }
-      starts[k] = Int32(variables.count)
-      counts[k] = Int32(sum.variables.count)
-      constants[k] = sum.constant
-      // One at a time: appending the sum's arrays whole (or through a method of the sum)
-      // retained and released both for every step.
-      for term in sum.variables.indices {
-        variables.append(sum.variables[term])
-        coefficients.append(sum.coefficients[term])
-      }
+      store(sum, asStep: k)
+    }
+  }
+
+  /// Keeps `sum` as step `k`'s definition.
+  ///
+  /// - Complexity: O(terms of `sum`).
+  @inline(__always)
+  private mutating func store(_ sum: Sum, asStep k: Int) {
+    starts[k] = Int32(variables.count)
+    counts[k] = Int32(sum.variables.count)
+    constants[k] = sum.constant
+    // One at a time: appending the sum's arrays whole retained and released both for every
+    // step.
+    for term in sum.variables.indices {
+      variables.append(sum.variables[term])
+      coefficients.append(sum.coefficients[term])
     }
   }
 
