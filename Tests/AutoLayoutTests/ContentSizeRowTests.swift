@@ -125,3 +125,28 @@ struct ContentSizeRowTests {
     expectFrame(label, 112, 10, 77, 20.5)
   }
 }
+
+/// A text's width counts characters as `String` does, whether it takes the ASCII path or not.
+@Suite("Text measure")
+struct TextMeasureTests {
+  @Test(
+    "A text is as wide as its characters",
+    arguments: [
+      ("", 0), ("Name", 4), ("a b\tc", 5), ("naïve", 5), ("👩‍👩‍👧", 1), ("e\u{301}", 1),
+      ("line\r\nnext", 9), ("\r", 1), ("\n\r", 2), ("abc\u{7F}", 4),
+    ])
+  func widthCountsCharacters(text: String, characters: Int) {
+    let font = FontMetrics(pointSize: 17)
+    #expect(text.count == characters)
+    #expect(font.width(of: text) == (Double(characters) * 8.5).rounded(.up))
+  }
+
+  @Test("A text cut from another, or a long one, is measured by its characters")
+  func substringsAndCopies() {
+    let font = FontMetrics(pointSize: 17)
+    let line = "first\r\nsecond"
+    let tail = String(line.dropFirst(5))  // "\r\nsecond": 7 characters
+    #expect(font.width(of: tail) == (7 * 8.5).rounded(.up))
+    #expect(font.width(of: String(repeating: "x", count: 300)) == 2550)
+  }
+}
