@@ -17,7 +17,7 @@ extension EqualityPlan {
       coefficients.reserveCapacity(termCount)
       starts.reserveCapacity(equalities.count + 1)
       for equality in equalities {
-        touched.removeAll(keepingCapacity: true)
+        touched.removeAllKeepingCapacity()
         for term in equality.terms {
           let id = Int(term.variable.id)
           precondition(id < variableCount, "a variable's id is not below variableCount")
@@ -126,14 +126,35 @@ extension EqualityPlan {
       var passedAvoided = false
       for allowAvoided in [false, true] {
         if allowAvoided && !passedAvoided { break }
-        stillLeft.removeAll(keepingCapacity: true)
+        stillLeft.removeAllKeepingCapacity()
+        // Searches that fail share their marks: what one reached leads to no free unknown, and
+        // while the matching stays as it is, a later search need not walk it again. A path
+        // flipped changes the matching, and the next search starts unmarked.
+        epoch += 1
         for root in leftOver {
-          epoch += 1
-          frontier.removeAll(keepingCapacity: true)
+          // The search's first level alone, without its tables: most equalities left over
+          // mention an unknown nothing owns (one the greedy pass avoided).
+          var own: Int32 = -1
+          for index in terms(of: root) {
+            let v = Int(variables[index])
+            guard !isKnown[v], matching.owner[v] < 0 else { continue }
+            guard allowAvoided || !avoided[v] else {
+              passedAvoided = true
+              continue
+            }
+            own = Int32(v)
+            break
+          }
+          if own >= 0 {
+            matching.owner[Int(own)] = Int32(root)
+            matching.subject[root] = own
+            continue
+          }
+          frontier.removeAllKeepingCapacity()
           frontier.append(Int32(root))
           var free: Int32 = -1
           search: while !frontier.isEmpty {
-            next.removeAll(keepingCapacity: true)
+            next.removeAllKeepingCapacity()
             for e in frontier {
               for index in terms(of: Int(e)) {
                 let v = Int(variables[index])
@@ -168,6 +189,7 @@ extension EqualityPlan {
             matching.subject[Int(e)] = v
             v = e == Int32(root) ? -1 : previous
           }
+          epoch += 1
         }
         swap(&leftOver, &stillLeft)
       }
