@@ -127,18 +127,10 @@ extension EqualityPlan {
       constants.removeAll(keepingCapacity: true)
       for e in members { constants.append(equalityConstants[Int(e)]) }
     }
-    pivots = Workspace.take(&pivots, filledWith: 0, count: members.count)
-    subjectPositions = Workspace.take(
-      &subjectPositions, filledWith: Self.unplacedSubject, count: members.count)
-    otherStarts.removeAll(keepingCapacity: true)
-    otherStarts.append(0)
-    otherVariables.removeAll(keepingCapacity: true)
-    otherCoefficients.removeAll(keepingCapacity: true)
     factors.removeAll(keepingCapacity: true)
-    factorStarts.removeAll(keepingCapacity: true)
-    permutationStarts.removeAll(keepingCapacity: true)
     permutations.removeAll(keepingCapacity: true)
     largestBlock = 0
+    let blockCount = starts.count - 1
     // The column of each variable in the block being laid out, -1 outside it.
     var column = Workspace.take(&workspace.column, filledWith: -1, count: variableCount)
     var matrix = Workspace.take(&workspace.matrix)
@@ -153,7 +145,7 @@ extension EqualityPlan {
     var otherCount = 0
     var factorCount = 0
     var permutationCount = 0
-    for block in 0..<starts.count - 1 {
+    for block in 0..<blockCount {
       let steps = Int(starts[block])..<Int(starts[block + 1])
       if steps.count == 1 {
         // Its subject is one of its terms, once (the incidence sums a variable's terms).
@@ -171,74 +163,100 @@ extension EqualityPlan {
       }
       for k in steps { column[Int(subjects[k])] = -1 }
     }
-    otherStarts.reserveCapacity(members.count + 1)
-    otherVariables.reserveCapacity(otherCount)
-    otherCoefficients.reserveCapacity(otherCount)
     factors.reserveCapacity(factorCount)
     permutations.reserveCapacity(permutationCount)
-    factorStarts.reserveCapacity(starts.count - 1)
-    permutationStarts.reserveCapacity(starts.count - 1)
-    for block in 0..<starts.count - 1 {
-      let steps = Int(starts[block])..<Int(starts[block + 1])
-      let size = steps.count
-      largestBlock = max(largestBlock, size)
-      if size == 1 {
-        // Most blocks: one equality, whose subject's coefficient is its pivot.
-        let k = steps.lowerBound
-        let subject = subjects[k]
-        let terms = incidence.terms(of: Int(members[k]))
-        for index in terms {
-          let v = incidence.variables[index]
-          if v == subject {
-            pivots[k] = incidence.coefficients[index]
-            if index - terms.lowerBound < Int(Self.unplacedSubject) {
-              subjectPositions[k] = UInt8(index - terms.lowerBound)
-            }
-          } else {
-            otherVariables.append(v)
-            otherCoefficients.append(incidence.coefficients[index])
-          }
-        }
-        otherStarts.append(Int32(otherVariables.count))
-        factorStarts.append(-1)
-        permutationStarts.append(-1)
-        continue
-      }
-      for (offset, k) in steps.enumerated() { column[Int(subjects[k])] = Int32(offset) }
-      matrix.removeAll(keepingCapacity: true)
-      if size > 1 { matrix.append(contentsOf: repeatElement(0, count: size * size)) }
-      for (row, k) in steps.enumerated() {
-        for index in incidence.terms(of: Int(members[k])) {
-          let v = incidence.variables[index], coefficient = incidence.coefficients[index]
-          let at = column[Int(v)]
-          if at < 0 {
-            otherVariables.append(v)
-            otherCoefficients.append(coefficient)
-          } else if size == 1 {
-            pivots[k] = coefficient
-          } else {
-            matrix[row * size + Int(at)] = coefficient
-          }
-        }
-        otherStarts.append(Int32(otherVariables.count))
-      }
-      for k in steps { column[Int(subjects[k])] = -1 }
-      if size == 1 {
-        factorStarts.append(-1)
-        permutationStarts.append(-1)
-        continue
-      }
-      permutation.removeAll(keepingCapacity: true)
-      permutation.append(contentsOf: Int32(0)..<Int32(size))
-      guard Self.decompose(&matrix, size: size, permutation: &permutation) else {
-        throw .singularBlock(equalities: members[steps].map(Int.init).sorted())
-      }
-      factorStarts.append(Int32(factors.count))
-      permutationStarts.append(Int32(permutations.count))
-      factors.append(contentsOf: matrix)
-      permutations.append(contentsOf: permutation)
+    // Filled in place, in the room of the last plan's tables: written one by one into the
+    // plan's own arrays, each write checked their storage's uniqueness again.
+    var pivots = Workspace.take(&self.pivots, filledWith: 0, count: members.count)
+    var subjectPositions = Workspace.take(
+      &self.subjectPositions, filledWith: Self.unplacedSubject, count: members.count)
+    var otherStarts = Workspace.take(&self.otherStarts, filledWith: 0, count: members.count + 1)
+    var otherVariables = Workspace.take(&self.otherVariables, filledWith: 0, count: otherCount)
+    var otherCoefficients = Workspace.take(
+      &self.otherCoefficients, filledWith: 0, count: otherCount)
+    var factorStarts = Workspace.take(&self.factorStarts, filledWith: -1, count: blockCount)
+    var permutationStarts = Workspace.take(
+      &self.permutationStarts, filledWith: -1, count: blockCount)
+    defer {
+      self.pivots = pivots
+      self.subjectPositions = subjectPositions
+      self.otherStarts = otherStarts
+      self.otherVariables = otherVariables
+      self.otherCoefficients = otherCoefficients
+      self.factorStarts = factorStarts
+      self.permutationStarts = permutationStarts
     }
-    assert(otherVariables.count == otherCount && factors.count == factorCount)
+    var singular: Range<Int>?
+    otherStarts.withUnsafeMutableBufferPointer { otherStarts in
+      otherVariables.withUnsafeMutableBufferPointer { otherVariables in
+        otherCoefficients.withUnsafeMutableBufferPointer { otherCoefficients in
+          pivots.withUnsafeMutableBufferPointer { pivots in
+            subjectPositions.withUnsafeMutableBufferPointer { subjectPositions in
+              var other = 0
+              for block in 0..<blockCount {
+                let steps = Int(starts[block])..<Int(starts[block + 1])
+                let size = steps.count
+                largestBlock = max(largestBlock, size)
+                if size == 1 {
+                  // Most blocks: one equality, whose subject's coefficient is its pivot.
+                  let k = steps.lowerBound
+                  let subject = subjects[k]
+                  let terms = incidence.terms(of: Int(members[k]))
+                  for index in terms {
+                    let v = incidence.variables[index]
+                    if v == subject {
+                      pivots[k] = incidence.coefficients[index]
+                      if index - terms.lowerBound < Int(Self.unplacedSubject) {
+                        subjectPositions[k] = UInt8(index - terms.lowerBound)
+                      }
+                    } else {
+                      otherVariables[other] = v
+                      otherCoefficients[other] = incidence.coefficients[index]
+                      other += 1
+                    }
+                  }
+                  otherStarts[k + 1] = Int32(other)
+                  continue
+                }
+                for (offset, k) in steps.enumerated() { column[Int(subjects[k])] = Int32(offset) }
+                matrix.removeAll(keepingCapacity: true)
+                matrix.append(contentsOf: repeatElement(0, count: size * size))
+                for (row, k) in steps.enumerated() {
+                  for index in incidence.terms(of: Int(members[k])) {
+                    let v = incidence.variables[index], coefficient = incidence.coefficients[index]
+                    let at = column[Int(v)]
+                    if at < 0 {
+                      otherVariables[other] = v
+                      otherCoefficients[other] = coefficient
+                      other += 1
+                    } else {
+                      matrix[row * size + Int(at)] = coefficient
+                    }
+                  }
+                  otherStarts[k + 1] = Int32(other)
+                }
+                for k in steps { column[Int(subjects[k])] = -1 }
+                permutation.removeAll(keepingCapacity: true)
+                permutation.append(contentsOf: Int32(0)..<Int32(size))
+                guard Self.decompose(&matrix, size: size, permutation: &permutation) else {
+                  singular = steps
+                  return
+                }
+                factorStarts[block] = Int32(factors.count)
+                permutationStarts[block] = Int32(permutations.count)
+                factors.append(contentsOf: matrix)
+                permutations.append(contentsOf: permutation)
+              }
+              assert(other == otherCount)
+            }
+          }
+        }
+      }
+    }
+    if let steps = singular {
+      throw .singularBlock(equalities: members[steps].map(Int.init).sorted())
+    }
+    assert(factors.count == factorCount)
   }
 
   /// LU decomposition of the `size` × `size` row-major `matrix` in place, with partial pivoting
