@@ -51,47 +51,67 @@ extension PlanSolver {
     // for exclusive access at run time.
     let isSeed = avoided
     var isReducible = [Bool](repeating: false, count: batch.count)
-    var starts: [Int32] = [0]
-    var variables: [Int32] = []
-    var coefficients: [Double] = []
-    var constants: [Double] = []
-    var equalityEntries: [Int32] = []
-    starts.reserveCapacity(equalityCount + 1)
-    variables.reserveCapacity(equalityTerms)
-    coefficients.reserveCapacity(equalityTerms)
-    constants.reserveCapacity(equalityCount)
-    equalityEntries.reserveCapacity(equalityCount)
-    for (index, entry) in batch.entries.enumerated() {
-      let run = Int(entry.termStart)..<Int(entry.termStart + entry.termCount)
-      guard entry.relation == .equal && entry.priority.isRequired else {
-        isReducible[index] = true
-        for position in run { avoided[Int(batch.terms[position].variable.id)] = true }
-        continue
-      }
-      let first = variables.count
-      for position in run {
-        let term = batch.terms[position]
-        if let earlier = variables[first...].firstIndex(of: term.variable.id) {
-          coefficients[earlier] += term.coefficient
-        } else {
-          variables.append(term.variable.id)
-          coefficients.append(term.coefficient)
+    // Written in place through the tables' buffers, each sized first (the terms before a
+    // variable's are summed, then trimmed): appended one by one, every write checked the
+    // storage's uniqueness again.
+    var starts = [Int32](repeating: 0, count: equalityCount + 1)
+    var variables = [Int32](repeating: 0, count: equalityTerms)
+    var coefficients = [Double](repeating: 0, count: equalityTerms)
+    var constants = [Double](repeating: 0, count: equalityCount)
+    var equalityEntries = [Int32](repeating: 0, count: equalityCount)
+    var termEnd = 0
+    batch.entries.withUnsafeBufferPointer { entries in
+      batch.terms.withUnsafeBufferPointer { terms in
+        isReducible.withUnsafeMutableBufferPointer { isReducible in
+          avoided.withUnsafeMutableBufferPointer { avoided in
+            variables.withUnsafeMutableBufferPointer { variables in
+              coefficients.withUnsafeMutableBufferPointer { coefficients in
+                var e = 0
+                for index in entries.indices {
+                  let entry = entries[index]
+                  let run = Int(entry.termStart)..<Int(entry.termStart + entry.termCount)
+                  guard entry.relation == .equal && entry.priority.isRequired else {
+                    isReducible[index] = true
+                    for position in run { avoided[Int(terms[position].variable.id)] = true }
+                    continue
+                  }
+                  let first = termEnd
+                  for position in run {
+                    let term = terms[position]
+                    var earlier = first
+                    while earlier < termEnd && variables[earlier] != term.variable.id {
+                      earlier += 1
+                    }
+                    if earlier < termEnd {
+                      coefficients[earlier] += term.coefficient
+                    } else {
+                      variables[termEnd] = term.variable.id
+                      coefficients[termEnd] = term.coefficient
+                      termEnd += 1
+                    }
+                  }
+                  // A variable whose terms cancel is dropped, the others kept in order.
+                  var kept = first
+                  for position in first..<termEnd where coefficients[position] != 0 {
+                    variables[kept] = variables[position]
+                    coefficients[kept] = coefficients[position]
+                    kept += 1
+                  }
+                  termEnd = kept
+                  starts[e + 1] = Int32(termEnd)
+                  constants[e] = entry.constant
+                  equalityEntries[e] = Int32(index)
+                  e += 1
+                }
+              }
+            }
+          }
         }
       }
-      var end = variables.count
-      var position = first
-      while position < end {
-        if coefficients[position] == 0 {
-          end -= 1
-          variables.remove(at: position)
-          coefficients.remove(at: position)
-        } else {
-          position += 1
-        }
-      }
-      starts.append(Int32(end))
-      constants.append(entry.constant)
-      equalityEntries.append(Int32(index))
+    }
+    if termEnd < variables.count {
+      variables.removeLast(variables.count - termEnd)
+      coefficients.removeLast(coefficients.count - termEnd)
     }
     let incidence = EqualityPlan.Incidence(
       starts: starts, variables: variables, coefficients: coefficients,
@@ -107,10 +127,14 @@ extension PlanSolver {
     // unmatched equality does), and the blocks they need.
     var stepOfVariable = [Int32](repeating: -1, count: variableCount)
     var blockOfStep = [Int32](repeating: 0, count: plan.determinedCount)
-    for block in 0..<plan.blockCount {
-      for k in plan.steps(ofBlock: block) {
-        blockOfStep[k] = Int32(block)
-        stepOfVariable[Int(plan.subjects[k])] = Int32(k)
+    stepOfVariable.withUnsafeMutableBufferPointer { stepOfVariable in
+      blockOfStep.withUnsafeMutableBufferPointer { blockOfStep in
+        for block in 0..<plan.blockCount {
+          for k in plan.steps(ofBlock: block) {
+            blockOfStep[k] = Int32(block)
+            stepOfVariable[Int(plan.subjects[k])] = Int32(k)
+          }
+        }
       }
     }
     // An equality left unmatched is reduced like an inequality: one the planned equalities
@@ -123,19 +147,28 @@ extension PlanSolver {
     blocks.reach((0..<Int32(variableCount)).lazy.filter { isSeed[Int($0)] }, &isReached)
 
     // The batch's entries that the determined part keeps, by step.
-    var ids: [ConstraintID] = []
-    var termRuns: [(start: Int32, count: Int32)] = []
-    ids.reserveCapacity(plan.determinedCount)
-    termRuns.reserveCapacity(plan.determinedCount)
-    for k in 0..<plan.determinedCount {
-      let entry = batch.entries[Int(equalityEntries[Int(plan.order[k])])]
-      ids.append(entry.id)
-      termRuns.append((entry.termStart, entry.termCount))
+    let ids = [ConstraintID](unsafeUninitializedCapacity: plan.determinedCount) { ids, count in
+      for k in 0..<plan.determinedCount {
+        ids.initializeElement(
+          at: k, to: batch.entries[Int(equalityEntries[Int(plan.order[k])])].id)
+      }
+      count = plan.determinedCount
+    }
+    let termRuns = [(start: Int32, count: Int32)](
+      unsafeUninitializedCapacity: plan.determinedCount
+    ) { runs, count in
+      for k in 0..<plan.determinedCount {
+        let entry = batch.entries[Int(equalityEntries[Int(plan.order[k])])]
+        runs.initializeElement(at: k, to: (entry.termStart, entry.termCount))
+      }
+      count = plan.determinedCount
     }
     let reduction = reduce(batch, reducible: isReducible, blocks: blocks, reached: &isReached)
     var isDetermined = [Bool](repeating: false, count: batch.count)
-    for k in 0..<plan.determinedCount where !isReached[Int(blockOfStep[k])] {
-      isDetermined[Int(equalityEntries[Int(plan.order[k])])] = true
+    isDetermined.withUnsafeMutableBufferPointer { isDetermined in
+      for k in 0..<plan.determinedCount where !isReached[Int(blockOfStep[k])] {
+        isDetermined[Int(equalityEntries[Int(plan.order[k])])] = true
+      }
     }
     let reducedOf = reduction.positionsByEntry(count: batch.count)
     let (isBound, boundedVariables) = boundEntries(
