@@ -48,9 +48,18 @@ struct DeterminedDefinitions {
       }
     }
 
+    /// Empties the sum, keeping its room. A sum holds up to ``DeterminedDefinitions/cap``
+    /// terms, which come off the end for less than `removeAll(keepingCapacity:)` costs.
     mutating func removeAll() {
-      variables.removeAll(keepingCapacity: true)
-      coefficients.removeAll(keepingCapacity: true)
+      if variables.count <= DeterminedDefinitions.cap {
+        while !variables.isEmpty {
+          variables.removeLast()
+          coefficients.removeLast()
+        }
+      } else {
+        variables.removeAll(keepingCapacity: true)
+        coefficients.removeAll(keepingCapacity: true)
+      }
       constant = 0
     }
   }
@@ -122,7 +131,7 @@ struct DeterminedDefinitions {
   ) {
     let steps = plan.steps(ofBlock: block)
     let size = steps.count
-    probe.inputs.removeAll(keepingCapacity: true)
+    probe.inputs.removeAllKeepingCapacity()
     for k in steps {
       for index in Int(plan.otherStarts[k])..<Int(plan.otherStarts[k + 1]) {
         let variable = plan.otherVariables[index]

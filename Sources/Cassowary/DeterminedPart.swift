@@ -75,59 +75,86 @@ struct DeterminedPart {
     self.ids = ids
     self.labels = labels
     let stepCount = plan.determinedCount
-    blockOfStep = [Int32](repeating: 0, count: stepCount)
-    isRemoved = [Bool](repeating: false, count: stepCount)
-    stepOfVariable = [Int32](repeating: -1, count: plan.variableCount)
     var copiedCount = 0
     for k in 0..<stepCount where !Self.termsAreThePlans(k, plan, written: termRuns[k].count) {
       copiedCount += Int(termRuns[k].count)
     }
-    self.terms.reserveCapacity(copiedCount)
-    termStarts = [0]
-    termStarts.reserveCapacity(stepCount + 1)
+    // Filled through the tables' buffers, then kept: written one by one into the part's own
+    // arrays, every write checked their storage's uniqueness again.
+    var copied: [Term] = []
+    copied.reserveCapacity(copiedCount)
+    var blockOfStep = [Int32](repeating: 0, count: stepCount)
+    var stepOfVariable = [Int32](repeating: -1, count: plan.variableCount)
+    var termStarts = [Int32](repeating: 0, count: stepCount + 1)
     var readerCounts = [Int32](repeating: 0, count: plan.variableCount + 1)
-    for block in 0..<plan.blockCount {
-      for k in plan.steps(ofBlock: block) {
-        blockOfStep[k] = Int32(block)
-        if Self.termsAreThePlans(k, plan, written: termRuns[k].count) {
-          assert(
-            terms[Int(termRuns[k].start)..<Int(termRuns[k].start + termRuns[k].count)]
-              .elementsEqual(plan.writtenTerms(ofStep: k)) {
-                $0.variable == $1.variable && $0.coefficient.bitPattern == $1.coefficient.bitPattern
-              },
-            "step \(k)'s terms are not the plan's")
-        } else {
-          let run = termRuns[k]
-          terms.withUnsafeBufferPointer { terms in
-            self.terms.append(
-              contentsOf: UnsafeBufferPointer(
-                rebasing: terms[Int(run.start)..<Int(run.start + run.count)]))
+    var activeSteps = 0
+    blockOfStep.withUnsafeMutableBufferPointer { blockOfStep in
+      stepOfVariable.withUnsafeMutableBufferPointer { stepOfVariable in
+        termStarts.withUnsafeMutableBufferPointer { termStarts in
+          readerCounts.withUnsafeMutableBufferPointer { readerCounts in
+            terms.withUnsafeBufferPointer { terms in
+              for block in 0..<plan.blockCount {
+                for k in plan.steps(ofBlock: block) {
+                  blockOfStep[k] = Int32(block)
+                  let run = termRuns[k]
+                  if Self.termsAreThePlans(k, plan, written: run.count) {
+                    assert(
+                      terms[Int(run.start)..<Int(run.start + run.count)]
+                        .elementsEqual(plan.writtenTerms(ofStep: k)) {
+                          $0.variable == $1.variable
+                            && $0.coefficient.bitPattern == $1.coefficient.bitPattern
+                        },
+                      "step \(k)'s terms are not the plan's")
+                  } else {
+                    copied.append(
+                      contentsOf: UnsafeBufferPointer(
+                        rebasing: terms[Int(run.start)..<Int(run.start + run.count)]))
+                  }
+                  termStarts[k + 1] = Int32(copied.count)
+                  guard isActive[block] else { continue }
+                  activeSteps += 1
+                  stepOfVariable[Int(plan.subjects[k])] = Int32(k)
+                  for index in Int(plan.otherStarts[k])..<Int(plan.otherStarts[k + 1]) {
+                    readerCounts[Int(plan.otherVariables[index]) + 1] += 1
+                  }
+                }
+              }
+            }
           }
-        }
-        termStarts.append(Int32(self.terms.count))
-        guard isActive[block] else { continue }
-        activeSteps += 1
-        stepOfVariable[Int(plan.subjects[k])] = Int32(k)
-        for index in Int(plan.otherStarts[k])..<Int(plan.otherStarts[k + 1]) {
-          readerCounts[Int(plan.otherVariables[index]) + 1] += 1
         }
       }
     }
     // A block reads a variable once for each of its terms over it; a reader listed twice is
     // queued once (``PlanSolver``'s queue marks what it holds).
-    readerStarts = readerCounts
-    for v in 0..<plan.variableCount { readerStarts[v + 1] += readerStarts[v] }
-    readers = [Int32](repeating: 0, count: Int(readerStarts[plan.variableCount]))
-    var next = readerStarts
-    for block in 0..<plan.blockCount where isActive[block] {
-      for k in plan.steps(ofBlock: block) {
-        for index in Int(plan.otherStarts[k])..<Int(plan.otherStarts[k + 1]) {
-          let v = Int(plan.otherVariables[index])
-          readers[Int(next[v])] = Int32(block)
-          next[v] += 1
+    var readerStarts = readerCounts
+    var readers: [Int32] = []
+    readerStarts.withUnsafeMutableBufferPointer { readerStarts in
+      for v in 0..<plan.variableCount { readerStarts[v + 1] += readerStarts[v] }
+      readers = [Int32](repeating: 0, count: Int(readerStarts[plan.variableCount]))
+      // Each variable's next free place among its readers, from its start.
+      readerCounts.withUnsafeMutableBufferPointer { next in
+        for v in 0...plan.variableCount { next[v] = readerStarts[v] }
+        readers.withUnsafeMutableBufferPointer { readers in
+          for block in 0..<plan.blockCount where isActive[block] {
+            for k in plan.steps(ofBlock: block) {
+              for index in Int(plan.otherStarts[k])..<Int(plan.otherStarts[k + 1]) {
+                let v = Int(plan.otherVariables[index])
+                readers[Int(next[v])] = Int32(block)
+                next[v] += 1
+              }
+            }
+          }
         }
       }
     }
+    self.terms = copied
+    self.blockOfStep = blockOfStep
+    self.stepOfVariable = stepOfVariable
+    self.termStarts = termStarts
+    self.readerStarts = readerStarts
+    self.readers = readers
+    self.activeSteps = activeSteps
+    isRemoved = [Bool](repeating: false, count: stepCount)
   }
 
   /// Nothing determined.
@@ -356,7 +383,7 @@ struct DeterminedPart {
       blockOfStep.append(newBlock)
       isRemoved.append(false)
       // The plan's terms stand for the step's as written when they are the same, term for term.
-      written.removeAll(keepingCapacity: true)
+      written.removeAllKeepingCapacity()
       writtenTerms(k, &written)
       let candidate = Int(step)
       if Self.termsAreThePlans(candidate, plan, written: Int32(written.count))

@@ -244,7 +244,7 @@ struct VariableBounds {
   func optimum(of variable: Int32, scratch order: inout [Key]) -> Double {
     var low = -Double.infinity
     var high = Double.infinity
-    order.removeAll(keepingCapacity: true)
+    order.removeAllKeepingCapacity()
     var slot = first[Int(variable)]
     while slot >= 0 {
       let bound = bounds[Int(slot)]
