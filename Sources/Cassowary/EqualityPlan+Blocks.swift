@@ -19,13 +19,13 @@ extension EqualityPlan.Incidence {
     var index = EqualityPlan.Workspace.take(&workspace.index, filledWith: -1, count: count)
     var low = EqualityPlan.Workspace.take(&workspace.low, filledWith: 0, count: count)
     var onStack = EqualityPlan.Workspace.take(&workspace.onStack, filledWith: false, count: count)
+    // The stack of equalities not yet in a component, and the walk's frames (an equality and
+    // the position of the next term to follow): grown as deep as the walk goes, mostly far
+    // less than an equality each, which sizing them for the worst case would allocate.
     var stack = EqualityPlan.Workspace.take(&workspace.stack)
-    // Each frame: an equality and the position of the next term to follow.
     var work = EqualityPlan.Workspace.take(&workspace.work)
-    var members = EqualityPlan.Workspace.take(&workspace.members)
-    var starts = EqualityPlan.Workspace.take(&workspace.starts)
-    starts.append(0)
-    members.reserveCapacity(count)
+    var members = EqualityPlan.Workspace.take(&workspace.members, filledWith: 0, count: count)
+    var starts = EqualityPlan.Workspace.take(&workspace.starts, filledWith: 0, count: count + 1)
     defer {
       workspace.index = index
       workspace.low = low
@@ -36,58 +36,70 @@ extension EqualityPlan.Incidence {
       workspace.starts = starts
     }
     var nextIndex: Int32 = 0
+    var memberCount = 0
+    var blockCount = 0
     // Over the tables' buffers: taken from the workspace, the arrays' uniqueness is not
     // known to the optimizer, which would check it on every write.
     index.withUnsafeMutableBufferPointer { index in
       low.withUnsafeMutableBufferPointer { low in
         onStack.withUnsafeMutableBufferPointer { onStack in
-          for root in 0..<count where matching.subject[root] >= 0 && index[root] < 0 {
-            work.append((Int32(root), -1))  // -1: not visited yet
-            while let (node, position) = work.popLast() {
-              let e = Int(node)
-              var at: Int32
-              if position < 0 {
-                index[e] = nextIndex
-                low[e] = nextIndex
-                nextIndex += 1
-                stack.append(node)
-                onStack[e] = true
-                at = Int32(terms(of: e).lowerBound)
-              } else {
-                at = position
-              }
-              var descended = false
-              let end = Int32(terms(of: e).upperBound)
-              while at < end {
-                let v = Int(variables[Int(at)])
-                at += 1
-                let other = Int(matching.owner[v])
-                guard !isKnown[v], other >= 0, other != e else { continue }
-                if index[other] < 0 {
-                  work.append((node, at))
-                  work.append((Int32(other), -1))
-                  descended = true
-                  break
+          members.withUnsafeMutableBufferPointer { members in
+            starts.withUnsafeMutableBufferPointer { starts in
+              for root in 0..<count where matching.subject[root] >= 0 && index[root] < 0 {
+                work.append((Int32(root), -1))  // -1: not visited yet
+                while let (node, position) = work.popLast() {
+                  let e = Int(node)
+                  var at: Int32
+                  if position < 0 {
+                    index[e] = nextIndex
+                    low[e] = nextIndex
+                    nextIndex += 1
+                    stack.append(node)
+                    onStack[e] = true
+                    at = Int32(terms(of: e).lowerBound)
+                  } else {
+                    at = position
+                  }
+                  var descended = false
+                  let end = Int32(terms(of: e).upperBound)
+                  while at < end {
+                    let v = Int(variables[Int(at)])
+                    at += 1
+                    let other = Int(matching.owner[v])
+                    guard !isKnown[v], other >= 0, other != e else { continue }
+                    if index[other] < 0 {
+                      work.append((node, at))
+                      work.append((Int32(other), -1))
+                      descended = true
+                      break
+                    }
+                    if onStack[other] { low[e] = min(low[e], index[other]) }
+                  }
+                  if descended { continue }
+                  if low[e] == index[e] {
+                    while let member = stack.popLast() {
+                      onStack[Int(member)] = false
+                      members[memberCount] = member
+                      memberCount += 1
+                      if member == node { break }
+                    }
+                    blockCount += 1
+                    starts[blockCount] = Int32(memberCount)
+                  }
+                  if let frame = work.last {
+                    let parent = Int(frame.equality)
+                    low[parent] = min(low[parent], low[e])
+                  }
                 }
-                if onStack[other] { low[e] = min(low[e], index[other]) }
-              }
-              if descended { continue }
-              if low[e] == index[e] {
-                while let member = stack.popLast() {
-                  onStack[Int(member)] = false
-                  members.append(member)
-                  if member == node { break }
-                }
-                starts.append(Int32(members.count))
-              }
-              if let parent = work.last {
-                low[Int(parent.equality)] = min(low[Int(parent.equality)], low[e])
               }
             }
           }
         }
       }
     }
+    // Only matched equalities are members.
+    if memberCount < members.count { members.removeLast(members.count - memberCount) }
+    starts.removeLast(starts.count - (blockCount + 1))
   }
 }
 
@@ -116,7 +128,9 @@ extension EqualityPlan {
       for e in members { subjects.append(matching.subject[Int(e)]) }
     }
     if blockStarts.capacity == 0 {
+      // Room for a block an equality: with larger blocks, more than the plan keeps.
       blockStarts = starts
+      blockStarts.trimExcessCapacity()
     } else {
       blockStarts.removeAll(keepingCapacity: true)
       blockStarts.append(contentsOf: starts)
@@ -127,19 +141,11 @@ extension EqualityPlan {
       constants.removeAll(keepingCapacity: true)
       for e in members { constants.append(equalityConstants[Int(e)]) }
     }
-    factors.removeAll(keepingCapacity: true)
-    permutations.removeAll(keepingCapacity: true)
     largestBlock = 0
     let blockCount = starts.count - 1
     // The column of each variable in the block being laid out, -1 outside it.
     var column = Workspace.take(&workspace.column, filledWith: -1, count: variableCount)
-    var matrix = Workspace.take(&workspace.matrix)
-    var permutation = Workspace.take(&workspace.permutation)
-    defer {
-      workspace.column = column
-      workspace.matrix = matrix
-      workspace.permutation = permutation
-    }
+    defer { workspace.column = column }
     // The tables are sized exactly first: they are held as long as the plan is, and grown by
     // doubling they would hold up to twice what they need.
     var otherCount = 0
@@ -163,8 +169,6 @@ extension EqualityPlan {
       }
       for k in steps { column[Int(subjects[k])] = -1 }
     }
-    factors.reserveCapacity(factorCount)
-    permutations.reserveCapacity(permutationCount)
     // Filled in place, in the room of the last plan's tables: written one by one into the
     // plan's own arrays, each write checked their storage's uniqueness again.
     var pivots = Workspace.take(&self.pivots, filledWith: 0, count: members.count)
@@ -177,6 +181,9 @@ extension EqualityPlan {
     var factorStarts = Workspace.take(&self.factorStarts, filledWith: -1, count: blockCount)
     var permutationStarts = Workspace.take(
       &self.permutationStarts, filledWith: -1, count: blockCount)
+    // Each larger block's factors are made in place, in its own part of the tables.
+    var factors = Workspace.take(&self.factors, filledWith: 0, count: factorCount)
+    var permutations = Workspace.take(&self.permutations, filledWith: 0, count: permutationCount)
     defer {
       self.pivots = pivots
       self.subjectPositions = subjectPositions
@@ -185,6 +192,8 @@ extension EqualityPlan {
       self.otherCoefficients = otherCoefficients
       self.factorStarts = factorStarts
       self.permutationStarts = permutationStarts
+      self.factors = factors
+      self.permutations = permutations
     }
     var singular: Range<Int>?
     otherStarts.withUnsafeMutableBufferPointer { otherStarts in
@@ -193,6 +202,8 @@ extension EqualityPlan {
           pivots.withUnsafeMutableBufferPointer { pivots in
             subjectPositions.withUnsafeMutableBufferPointer { subjectPositions in
               var other = 0
+              var factorEnd = 0
+              var permutationEnd = 0
               for block in 0..<blockCount {
                 let steps = Int(starts[block])..<Int(starts[block + 1])
                 let size = steps.count
@@ -219,33 +230,41 @@ extension EqualityPlan {
                   continue
                 }
                 for (offset, k) in steps.enumerated() { column[Int(subjects[k])] = Int32(offset) }
-                matrix.removeAll(keepingCapacity: true)
-                matrix.append(contentsOf: repeatElement(0, count: size * size))
-                for (row, k) in steps.enumerated() {
-                  for index in incidence.terms(of: Int(members[k])) {
-                    let v = incidence.variables[index], coefficient = incidence.coefficients[index]
-                    let at = column[Int(v)]
-                    if at < 0 {
-                      otherVariables[other] = v
-                      otherCoefficients[other] = coefficient
-                      other += 1
-                    } else {
-                      matrix[row * size + Int(at)] = coefficient
+                let factorStart = factorEnd, permutationStart = permutationEnd
+                factorEnd += size * size
+                permutationEnd += size
+                let isRegular = factors.withUnsafeMutableBufferPointer { factors in
+                  permutations.withUnsafeMutableBufferPointer { permutations in
+                    let matrix = UnsafeMutableBufferPointer(
+                      rebasing: factors[factorStart..<factorEnd])
+                    let permutation = UnsafeMutableBufferPointer(
+                      rebasing: permutations[permutationStart..<permutationEnd])
+                    for (row, k) in steps.enumerated() {
+                      for index in incidence.terms(of: Int(members[k])) {
+                        let v = incidence.variables[index]
+                        let coefficient = incidence.coefficients[index]
+                        let at = column[Int(v)]
+                        if at < 0 {
+                          otherVariables[other] = v
+                          otherCoefficients[other] = coefficient
+                          other += 1
+                        } else {
+                          matrix[row * size + Int(at)] = coefficient
+                        }
+                      }
+                      otherStarts[k + 1] = Int32(other)
                     }
+                    for row in 0..<size { permutation[row] = Int32(row) }
+                    return Self.decompose(matrix, size: size, permutation: permutation)
                   }
-                  otherStarts[k + 1] = Int32(other)
                 }
                 for k in steps { column[Int(subjects[k])] = -1 }
-                permutation.removeAll(keepingCapacity: true)
-                permutation.append(contentsOf: Int32(0)..<Int32(size))
-                guard Self.decompose(&matrix, size: size, permutation: &permutation) else {
+                guard isRegular else {
                   singular = steps
                   return
                 }
-                factorStarts[block] = Int32(factors.count)
-                permutationStarts[block] = Int32(permutations.count)
-                factors.append(contentsOf: matrix)
-                permutations.append(contentsOf: permutation)
+                factorStarts[block] = Int32(factorStart)
+                permutationStarts[block] = Int32(permutationStart)
               }
               assert(other == otherCount)
             }
@@ -256,14 +275,16 @@ extension EqualityPlan {
     if let steps = singular {
       throw .singularBlock(equalities: members[steps].map(Int.init).sorted())
     }
-    assert(factors.count == factorCount)
   }
 
   /// LU decomposition of the `size` × `size` row-major `matrix` in place, with partial pivoting
   /// recorded in `permutation` (row `r` of the factors is row `permutation[r]` of the input);
   /// false when a pivot is negligible against the matrix's largest entry (the rows are
   /// dependent).
-  static func decompose(_ matrix: inout [Double], size: Int, permutation: inout [Int32]) -> Bool {
+  static func decompose(
+    _ matrix: UnsafeMutableBufferPointer<Double>, size: Int,
+    permutation: UnsafeMutableBufferPointer<Int32>
+  ) -> Bool {
     let scale = matrix.reduce(0) { max($0, abs($1)) }
     let tolerance = scale * 1e-12
     for k in 0..<size {

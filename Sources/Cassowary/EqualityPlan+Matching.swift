@@ -222,8 +222,6 @@ extension EqualityPlan {
     var members: [Int32] = []
     var starts: [Int32] = []
     var column: [Int32] = []
-    var matrix: [Double] = []
-    var permutation: [Int32] = []
 
     /// `table`, emptied with its room kept, leaving an empty array in its place (so that the
     /// one returned is the only reference to its storage).
@@ -259,9 +257,8 @@ extension EqualityPlan {
     var bytes: Int {
       (matching.subject.capacity + matching.owner.capacity + reachedIn.capacity
         + reachedFrom.capacity + frontier.capacity + next.capacity + index.capacity
-        + low.capacity + stack.capacity + members.capacity + starts.capacity + column.capacity
-        + permutation.capacity) * 4 + (leftOver.capacity + stillLeft.capacity + matrix.capacity)
-        * 8 + onStack.capacity + work.capacity * 8
+        + low.capacity + stack.capacity + members.capacity + starts.capacity + column.capacity)
+        * 4 + (leftOver.capacity + stillLeft.capacity) * 8 + onStack.capacity + work.capacity * 8
     }
   }
 }
