@@ -81,8 +81,8 @@ struct DeterminedPart {
     }
     // Filled through the tables' buffers, then kept: written one by one into the part's own
     // arrays, every write checked their storage's uniqueness again.
-    var copied: [Term] = []
-    copied.reserveCapacity(copiedCount)
+    var copied = [Term](repeating: Term(Variable(id: 0), 0), count: copiedCount)
+    var copiedEnd = 0
     var blockOfStep = [Int32](repeating: 0, count: stepCount)
     var stepOfVariable = [Int32](repeating: -1, count: plan.variableCount)
     var termStarts = [Int32](repeating: 0, count: stepCount + 1)
@@ -93,29 +93,32 @@ struct DeterminedPart {
         termStarts.withUnsafeMutableBufferPointer { termStarts in
           readerCounts.withUnsafeMutableBufferPointer { readerCounts in
             terms.withUnsafeBufferPointer { terms in
-              for block in 0..<plan.blockCount {
-                for k in plan.steps(ofBlock: block) {
-                  blockOfStep[k] = Int32(block)
-                  let run = termRuns[k]
-                  if Self.termsAreThePlans(k, plan, written: run.count) {
-                    assert(
-                      terms[Int(run.start)..<Int(run.start + run.count)]
-                        .elementsEqual(plan.writtenTerms(ofStep: k)) {
-                          $0.variable == $1.variable
-                            && $0.coefficient.bitPattern == $1.coefficient.bitPattern
-                        },
-                      "step \(k)'s terms are not the plan's")
-                  } else {
-                    copied.append(
-                      contentsOf: UnsafeBufferPointer(
-                        rebasing: terms[Int(run.start)..<Int(run.start + run.count)]))
-                  }
-                  termStarts[k + 1] = Int32(copied.count)
-                  guard isActive[block] else { continue }
-                  activeSteps += 1
-                  stepOfVariable[Int(plan.subjects[k])] = Int32(k)
-                  for index in Int(plan.otherStarts[k])..<Int(plan.otherStarts[k + 1]) {
-                    readerCounts[Int(plan.otherVariables[index]) + 1] += 1
+              copied.withUnsafeMutableBufferPointer { copied in
+                for block in 0..<plan.blockCount {
+                  for k in plan.steps(ofBlock: block) {
+                    blockOfStep[k] = Int32(block)
+                    let run = termRuns[k]
+                    if Self.termsAreThePlans(k, plan, written: run.count) {
+                      assert(
+                        terms[Int(run.start)..<Int(run.start + run.count)]
+                          .elementsEqual(plan.writtenTerms(ofStep: k)) {
+                            $0.variable == $1.variable
+                              && $0.coefficient.bitPattern == $1.coefficient.bitPattern
+                          },
+                        "step \(k)'s terms are not the plan's")
+                    } else {
+                      for position in Int(run.start)..<Int(run.start + run.count) {
+                        copied[copiedEnd] = terms[position]
+                        copiedEnd += 1
+                      }
+                    }
+                    termStarts[k + 1] = Int32(copiedEnd)
+                    guard isActive[block] else { continue }
+                    activeSteps += 1
+                    stepOfVariable[Int(plan.subjects[k])] = Int32(k)
+                    for index in Int(plan.otherStarts[k])..<Int(plan.otherStarts[k + 1]) {
+                      readerCounts[Int(plan.otherVariables[index]) + 1] += 1
+                    }
                   }
                 }
               }
