@@ -18,12 +18,14 @@ extension Array {
   /// log are cleared once or more per operation, mostly while empty or holding one to four
   /// elements: `removeAll(keepingCapacity: true)` goes through the general `replaceSubrange`
   /// (about 80 instructions, and on an array that never had storage, the slow path of a shared
-  /// buffer), where taking a few elements off the end costs a few each.
+  /// buffer), where taking a few elements off the end costs a few each: up to `limit` (four
+  /// by default; a list that mostly holds more, as a substitution's sum of up to eight terms,
+  /// passes its own).
   @inline(__always)
-  mutating func removeAllKeepingCapacity() {
+  mutating func removeAllKeepingCapacity(offTheEndUpTo limit: Int = 4) {
     let count = self.count
     if count == 0 { return }
-    if count <= 4 {
+    if count <= limit {
       for _ in 0..<count { removeLast() }
     } else {
       removeAll(keepingCapacity: true)

@@ -48,18 +48,11 @@ struct DeterminedDefinitions {
       }
     }
 
-    /// Empties the sum, keeping its room. A sum holds up to ``DeterminedDefinitions/cap``
-    /// terms, which come off the end for less than `removeAll(keepingCapacity:)` costs.
+    /// Empties the sum, keeping its room. A sum mostly holds up to
+    /// ``DeterminedDefinitions/cap`` terms, which come off the end.
     mutating func removeAll() {
-      if variables.count <= DeterminedDefinitions.cap {
-        while !variables.isEmpty {
-          variables.removeLast()
-          coefficients.removeLast()
-        }
-      } else {
-        variables.removeAll(keepingCapacity: true)
-        coefficients.removeAll(keepingCapacity: true)
-      }
+      variables.removeAllKeepingCapacity(offTheEndUpTo: DeterminedDefinitions.cap)
+      coefficients.removeAllKeepingCapacity(offTheEndUpTo: DeterminedDefinitions.cap)
       constant = 0
     }
   }
