@@ -74,6 +74,7 @@ extension EqualityPlan {
     /// ``maximumMatching(avoiding:)``, written to `workspace.matching` in the room of
     /// `workspace`'s tables.
     func maximumMatching(avoiding avoided: [Bool], in workspace: inout EqualityPlan.Workspace) {
+      precondition(avoided.count >= isKnown.count, "an avoided mark is missing for a variable")
       var matching = EqualityPlan.Matching(
         subject: EqualityPlan.Workspace.take(
           &workspace.matching.subject, filledWith: -1, count: equalityCount),
@@ -85,22 +86,21 @@ extension EqualityPlan {
         workspace.leftOver = leftOver
       }
       // Over the tables' buffers: taken from the workspace, the arrays' uniqueness is not
-      // known to the optimizer, which would check it on every write.
-      matching.owner.withUnsafeMutableBufferPointer { owner in
-        matching.subject.withUnsafeMutableBufferPointer { subject in
-          for e in 0..<equalityCount {
-            var taken = false
-            for index in terms(of: e) {
-              let v = Int(variables[index])
-              if !isKnown[v] && !avoided[v] && owner[v] < 0 {
-                owner[v] = Int32(e)
-                subject[e] = Int32(v)
-                taken = true
-                break
-              }
+      // known to the optimizer, which would check it on every write, and the incidence's own
+      // tables are read a few times a term.
+      withTables(avoided, &matching) { starts, variables, isKnown, avoided, owner, subject in
+        for e in 0..<starts.count - 1 {
+          var taken = false
+          for index in Int(starts[e])..<Int(starts[e + 1]) {
+            let v = Int(variables[index])
+            if !isKnown[v] && !avoided[v] && owner[v] < 0 {
+              owner[v] = Int32(e)
+              subject[e] = Int32(v)
+              taken = true
+              break
             }
-            if !taken { leftOver.append(e) }
           }
+          if !taken { leftOver.append(e) }
         }
       }
       guard !leftOver.isEmpty else { return }
@@ -110,88 +110,127 @@ extension EqualityPlan {
         &workspace.reachedIn, filledWith: -1, count: isKnown.count)
       var reachedFrom = EqualityPlan.Workspace.take(
         &workspace.reachedFrom, filledWith: -1, count: isKnown.count)
-      var frontier = EqualityPlan.Workspace.take(&workspace.frontier)
-      var next = EqualityPlan.Workspace.take(&workspace.next)
-      var epoch: Int32 = 0
+      // A search's queue of equalities, breadth first. A search queues an equality once at
+      // most (it reaches a variable once, and a variable's owner owns only it; the root owns
+      // none), so an equality each is room enough: the room of the blocks' `index` table,
+      // which is as long and which they fill again.
+      var queue = EqualityPlan.Workspace.take(&workspace.index, filledWith: 0, count: equalityCount)
       var stillLeft = EqualityPlan.Workspace.take(&workspace.stillLeft)
       defer {
         workspace.reachedIn = reachedIn
         workspace.reachedFrom = reachedFrom
-        workspace.frontier = frontier
-        workspace.next = next
+        workspace.index = queue
         workspace.stillLeft = stillLeft
       }
+      var epoch: Int32 = 0
       // Whether a search of the first stage passed over an avoided free variable: if none did,
       // every equality it left over has no augmenting path at all, and never will have.
       var passedAvoided = false
-      for allowAvoided in [false, true] {
-        if allowAvoided && !passedAvoided { break }
-        stillLeft.removeAllKeepingCapacity()
-        // Searches that fail share their marks: what one reached leads to no free unknown, and
-        // while the matching stays as it is, a later search need not walk it again. A path
-        // flipped changes the matching, and the next search starts unmarked.
-        epoch += 1
-        for root in leftOver {
-          // The search's first level alone, without its tables: most equalities left over
-          // mention an unknown nothing owns (one the greedy pass avoided).
-          var own: Int32 = -1
-          for index in terms(of: root) {
-            let v = Int(variables[index])
-            guard !isKnown[v], matching.owner[v] < 0 else { continue }
-            guard allowAvoided || !avoided[v] else {
-              passedAvoided = true
-              continue
-            }
-            own = Int32(v)
-            break
-          }
-          if own >= 0 {
-            matching.owner[Int(own)] = Int32(root)
-            matching.subject[root] = own
-            continue
-          }
-          frontier.removeAllKeepingCapacity()
-          frontier.append(Int32(root))
-          var free: Int32 = -1
-          search: while !frontier.isEmpty {
-            next.removeAllKeepingCapacity()
-            for e in frontier {
-              for index in terms(of: Int(e)) {
-                let v = Int(variables[index])
-                guard !isKnown[v], reachedIn[v] != epoch else { continue }
-                if matching.owner[v] < 0 {
-                  guard allowAvoided || !avoided[v] else {
-                    passedAvoided = true
+      withTables(avoided, &matching) { starts, variables, isKnown, avoided, owner, subject in
+        reachedIn.withUnsafeMutableBufferPointer { reachedIn in
+          reachedFrom.withUnsafeMutableBufferPointer { reachedFrom in
+            queue.withUnsafeMutableBufferPointer { queue in
+              for stage in 0..<2 {
+                let allowAvoided = stage == 1
+                if allowAvoided && !passedAvoided { break }
+                stillLeft.removeAllKeepingCapacity()
+                // Searches that fail share their marks: what one reached leads to no free
+                // unknown, and while the matching stays as it is, a later search need not
+                // walk it again. A path flipped changes the matching, and the next search
+                // starts unmarked.
+                epoch += 1
+                for root in leftOver {
+                  // The search's first level alone, without its queue: most equalities left
+                  // over mention an unknown nothing owns (one the greedy pass avoided).
+                  var own: Int32 = -1
+                  for index in Int(starts[root])..<Int(starts[root + 1]) {
+                    let v = Int(variables[index])
+                    guard !isKnown[v], owner[v] < 0 else { continue }
+                    guard allowAvoided || !avoided[v] else {
+                      passedAvoided = true
+                      continue
+                    }
+                    own = Int32(v)
+                    break
+                  }
+                  if own >= 0 {
+                    owner[Int(own)] = Int32(root)
+                    subject[root] = own
                     continue
                   }
-                  reachedIn[v] = epoch
-                  reachedFrom[v] = e
-                  free = Int32(v)
-                  break search
+                  queue[0] = Int32(root)
+                  var head = 0
+                  var tail = 1
+                  var free: Int32 = -1
+                  search: while head < tail {
+                    let e = Int(queue[head])
+                    head += 1
+                    for index in Int(starts[e])..<Int(starts[e + 1]) {
+                      let v = Int(variables[index])
+                      guard !isKnown[v], reachedIn[v] != epoch else { continue }
+                      if owner[v] < 0 {
+                        guard allowAvoided || !avoided[v] else {
+                          passedAvoided = true
+                          continue
+                        }
+                        reachedIn[v] = epoch
+                        reachedFrom[v] = Int32(e)
+                        free = Int32(v)
+                        break search
+                      }
+                      reachedIn[v] = epoch
+                      reachedFrom[v] = Int32(e)
+                      precondition(tail < queue.count, "an equality was queued twice in a search")
+                      queue[tail] = owner[v]
+                      tail += 1
+                    }
+                  }
+                  if free < 0 {
+                    stillLeft.append(root)
+                    continue
+                  }
+                  // Flip the path from the free variable back to the root.
+                  var v = free
+                  while v >= 0 {
+                    let e = reachedFrom[Int(v)]
+                    let previous = subject[Int(e)]
+                    owner[Int(v)] = e
+                    subject[Int(e)] = v
+                    v = e == Int32(root) ? -1 : previous
+                  }
+                  epoch += 1
                 }
-                reachedIn[v] = epoch
-                reachedFrom[v] = e
-                next.append(matching.owner[v])
+                swap(&leftOver, &stillLeft)
               }
             }
-            swap(&frontier, &next)
           }
-          if free < 0 {
-            stillLeft.append(root)
-            continue
-          }
-          // Flip the path from the free variable back to the root.
-          var v = free
-          while v >= 0 {
-            let e = reachedFrom[Int(v)]
-            let previous = matching.subject[Int(e)]
-            matching.owner[Int(v)] = e
-            matching.subject[Int(e)] = v
-            v = e == Int32(root) ? -1 : previous
-          }
-          epoch += 1
         }
-        swap(&leftOver, &stillLeft)
+      }
+    }
+
+    /// Calls `body` with the incidence's `starts`, `variables` and `isKnown`, `avoided`, and
+    /// `matching`'s owners and subjects, as buffers.
+    @inline(__always)
+    private func withTables(
+      _ avoided: [Bool], _ matching: inout EqualityPlan.Matching,
+      _ body: (
+        _ starts: UnsafeBufferPointer<Int32>, _ variables: UnsafeBufferPointer<Int32>,
+        _ isKnown: UnsafeBufferPointer<Bool>, _ avoided: UnsafeBufferPointer<Bool>,
+        _ owner: UnsafeMutableBufferPointer<Int32>, _ subject: UnsafeMutableBufferPointer<Int32>
+      ) -> Void
+    ) {
+      starts.withUnsafeBufferPointer { starts in
+        variables.withUnsafeBufferPointer { variables in
+          isKnown.withUnsafeBufferPointer { isKnown in
+            avoided.withUnsafeBufferPointer { avoided in
+              matching.owner.withUnsafeMutableBufferPointer { owner in
+                matching.subject.withUnsafeMutableBufferPointer { subject in
+                  body(starts, variables, isKnown, avoided, owner, subject)
+                }
+              }
+            }
+          }
+        }
       }
     }
   }
@@ -212,8 +251,6 @@ extension EqualityPlan {
     var stillLeft: [Int] = []
     var reachedIn: [Int32] = []
     var reachedFrom: [Int32] = []
-    var frontier: [Int32] = []
-    var next: [Int32] = []
     var index: [Int32] = []
     var low: [Int32] = []
     var onStack: [Bool] = []
@@ -247,7 +284,11 @@ extension EqualityPlan {
       var taken: [Element] = []
       swap(&taken, &table)
       guard taken.capacity >= count else { return Array(repeating: filler, count: count) }
-      while taken.count > count { taken.removeLast() }
+      if taken.count > count + 4 {
+        taken.removeLast(taken.count - count)
+      } else {
+        while taken.count > count { taken.removeLast() }
+      }
       taken.withUnsafeMutableBufferPointer { $0.update(repeating: filler) }
       taken.grow(to: count, with: filler)
       return taken
@@ -256,7 +297,7 @@ extension EqualityPlan {
     /// Bytes held.
     var bytes: Int {
       (matching.subject.capacity + matching.owner.capacity + reachedIn.capacity
-        + reachedFrom.capacity + frontier.capacity + next.capacity + index.capacity
+        + reachedFrom.capacity + index.capacity
         + low.capacity + stack.capacity + members.capacity + starts.capacity + column.capacity)
         * 4 + (leftOver.capacity + stillLeft.capacity) * 8 + onStack.capacity + work.capacity * 8
     }
