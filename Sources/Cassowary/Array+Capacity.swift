@@ -35,15 +35,17 @@ extension Array {
 
 extension Array {
   /// Appends `filler` until the array holds `count` elements. A solver's per-symbol and
-  /// per-variable tables grow by a few elements per constraint: within the capacity they grow
-  /// one element at a time, since an append of repeated elements costs some 200 instructions a
-  /// call however few it appends; beyond it, in one append, which allocates exactly as before
-  /// (one element at a time would take the buffer through other sizes).
+  /// per-variable tables grow by a few elements per constraint: within the capacity a few
+  /// elements are appended one at a time, since an append of repeated elements costs some 200
+  /// instructions a call however few it appends, and more (a table refilled to the size of a
+  /// rebuild after later batches left it short) in one append, where one at a time costs some
+  /// 18 instructions each; beyond the capacity, in one append, which allocates exactly as
+  /// before (one element at a time would take the buffer through other sizes).
   @inline(__always)
   mutating func grow(to count: Int, with filler: Element) {
     let extra = count - self.count
     guard extra > 0 else { return }
-    if count <= capacity {
+    if count <= capacity && extra <= 16 {
       for _ in 0..<extra { append(filler) }
     } else {
       append(contentsOf: repeatElement(filler, count: extra))
