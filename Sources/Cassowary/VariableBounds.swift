@@ -99,19 +99,21 @@ struct VariableBounds {
   /// - Complexity: O(1) amortized.
   mutating func insert(_ bound: Bound) -> Int {
     let slot: Int
+    let head = first[Int(bound.variable)]
     if firstFree >= 0 {
       slot = Int(firstFree)
       firstFree = next[slot]
       bounds[slot] = bound
+      next[slot] = head
+      previous[slot] = -1
     } else {
+      // A new slot's links appended as they end up: each write to a table checks its
+      // uniqueness, and a build inserts a bound a view or more.
       slot = bounds.count
       bounds.append(bound)
-      next.append(-1)
+      next.append(head)
       previous.append(-1)
     }
-    let head = first[Int(bound.variable)]
-    next[slot] = head
-    previous[slot] = -1
     if head >= 0 { previous[Int(head)] = Int32(slot) }
     first[Int(bound.variable)] = Int32(slot)
     liveCount += 1
