@@ -94,8 +94,12 @@ struct IDTable<Entry> {
   /// - Complexity: O(log free ids), amortized.
   mutating func remove(_ id: Int32) {
     entries[Int(id)] = nil
-    freeIDs.insert(id)
-    guard Int(id) == entries.count - 1 else { return }
+    guard Int(id) == entries.count - 1 else {
+      freeIDs.insert(id)
+      return
+    }
+    // The last id is cut off at once, and goes in no heap: ids given back from the end (a
+    // teardown, last made first) each went to the top of it, the heap's most costly insertion.
     while let last = entries.last, last == nil { entries.removeLast() }
     if entries.isEmpty { freeIDs = Heap() }
   }
