@@ -153,7 +153,9 @@ struct VariableBounds {
     if before >= 0 { next[Int(before)] = after } else { first[variable] = after }
     if after >= 0 { previous[Int(after)] = before }
     markStale(Int32(variable))
-    labels[bounds[slot].id] = nil
+    // Looked up only when some bound has a label: a lookup hashes the id even in an empty
+    // dictionary, some 200 instructions (a teardown removes a bound a view or more).
+    if !labels.isEmpty { labels[bounds[slot].id] = nil }
     next[slot] = firstFree
     firstFree = Int32(slot)
     liveCount -= 1
@@ -167,7 +169,7 @@ struct VariableBounds {
     var slot = first[Int(variable)]
     while slot >= 0 {
       let bound = bounds[Int(slot)]
-      removed.append((bound, labels[bound.id]))
+      removed.append((bound, labels.isEmpty ? nil : labels[bound.id]))
       let following = next[Int(slot)]
       remove(Int(slot))
       slot = following
