@@ -34,6 +34,21 @@ extension Array {
 }
 
 extension Array {
+  /// Removes elements off the end until the array holds `count` (none when it holds no more),
+  /// keeping its storage: a few one at a time, as ``removeAllKeepingCapacity(offTheEndUpTo:)``
+  /// takes them, and more (a table a whole system filled, taken for a batch of a few
+  /// constraints) in one `removeLast(_:)`, where one at a time costs some 10 instructions each.
+  @inline(__always)
+  mutating func shrink(to count: Int) {
+    let extra = self.count - count
+    guard extra > 0 else { return }
+    if extra <= 4 {
+      for _ in 0..<extra { removeLast() }
+    } else {
+      removeLast(extra)
+    }
+  }
+
   /// Appends `filler` until the array holds `count` elements. A solver's per-symbol and
   /// per-variable tables grow by a few elements per constraint: within the capacity a few
   /// elements are appended one at a time, since an append of repeated elements costs some 200

@@ -284,11 +284,7 @@ extension EqualityPlan {
       var taken: [Element] = []
       swap(&taken, &table)
       guard taken.capacity >= count else { return Array(repeating: filler, count: count) }
-      if taken.count > count + 4 {
-        taken.removeLast(taken.count - count)
-      } else {
-        while taken.count > count { taken.removeLast() }
-      }
+      taken.shrink(to: count)
       taken.withUnsafeMutableBufferPointer { $0.update(repeating: filler) }
       taken.grow(to: count, with: filler)
       return taken
