@@ -485,11 +485,27 @@ extension PlanSolver {
       return rows
     }
     guard inner.core.edits[variable] == nil else { return nil }
+    // A removal the sparse solver deferred to the end of its batch still counts its terms.
     var uses: Int32 = 0
-    for row in reduced.rows.indices
-    where reduced.rows[row].isLive && reduced.rows[row].boundSlot < 0 && !reduced.rows[row].isAside
-    {
-      guard let record = inner.core.records[Int(reduced.rows[row].id.rawValue)] else { continue }
+    for record in inner.core.pendingRemovals {
+      for index in Int(record.termStart)..<Int(record.termStart + record.termCount)
+      where inner.core.termStore.terms[index].variable.id == variable {
+        uses += 1
+      }
+    }
+    // The reduced rows are searched from the last, as the latest are the likeliest to mention
+    // a variable a batch opens (a hidden view's, written out when it was hidden), and the
+    // search ends once they account for every use: a search of every row per variable opened
+    // was a third of an unhide's instructions.
+    let firstFound = rows.count
+    let total = inner.core.variableUses[v]
+    var row = reduced.rows.count - 1
+    while row >= 0 && uses < total {
+      defer { row -= 1 }
+      let held = reduced.rows[row]
+      guard held.isLive && held.boundSlot < 0 && !held.isAside,
+        let record = inner.core.records[Int(held.id.rawValue)]
+      else { continue }
       var mentions = false
       for index in Int(record.termStart)..<Int(record.termStart + record.termCount)
       where inner.core.termStore.terms[index].variable.id == variable {
@@ -498,14 +514,9 @@ extension PlanSolver {
       }
       if mentions { rows.append(row) }
     }
-    // A removal the sparse solver deferred to the end of its batch still counts its terms.
-    for record in inner.core.pendingRemovals {
-      for index in Int(record.termStart)..<Int(record.termStart + record.termCount)
-      where inner.core.termStore.terms[index].variable.id == variable {
-        uses += 1
-      }
-    }
-    return uses == inner.core.variableUses[v] ? rows : nil
+    guard uses == total else { return nil }
+    rows[firstFound...].reverse()
+    return rows
   }
 
   /// Whether the sparse solver mentions `variable` (a row or an edit).
