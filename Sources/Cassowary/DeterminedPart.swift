@@ -349,7 +349,8 @@ struct DeterminedPart {
   /// Appends, as one new active block at rank `rank`, the steps of `block` of `source` (a plan
   /// over local variable ids, `globalOf` giving each one's id), for constraints `stepIDs` (by
   /// the source's step) whose terms as written `writtenTerms` gives (by the source's step).
-  /// Returns the new block's index.
+  /// Returns the new block's index. The caller then places the blocks it appended in
+  /// ``lateOrder`` (``orderLateBlocks(from:)``), before anything reads it.
   ///
   /// - Complexity: O(terms of the block + its factors).
   mutating func appendBlock(
@@ -405,8 +406,44 @@ struct DeterminedPart {
     plan.blockStarts.append(Int32(plan.subjects.count))
     isActive.append(true)
     ranks.append(rank)
-    lateOrder.insert(newBlock, at: firstLatePosition(atOrAbove: rank))
     return newBlock
+  }
+
+  /// Places the blocks appended from `first` on in ``lateOrder``, as inserting each in turn
+  /// before the blocks of its rank or above would: by rank, a later block before an earlier
+  /// one of the same rank, and both before the blocks of that rank already placed. In one
+  /// merge from the end, so that what follows the first of them moves once, not once a block
+  /// (a commit appends a few blocks near each other, into an order thousands long).
+  ///
+  /// - Complexity: O(*k* log *k* + the placed blocks from the first new one's place) for *k*
+  ///   new blocks.
+  mutating func orderLateBlocks(from first: Int32) {
+    let count = Int(plan.blockCount) - Int(first)
+    guard count > 0 else { return }
+    let ranks = ranks
+    if count == 1 {
+      return lateOrder.insert(first, at: firstLatePosition(atOrAbove: ranks[Int(first)]))
+    }
+    var added = (Int(first)..<plan.blockCount).map(Int32.init)
+    added.sort { ranks[Int($0)] < ranks[Int($1)] || (ranks[Int($0)] == ranks[Int($1)] && $0 > $1) }
+    // From the last new block: the placed blocks from its place on move up past it and the
+    // new blocks after it, in one move, and the next search is below its place.
+    var end = lateOrder.count
+    lateOrder.append(contentsOf: added)
+    lateOrder.withUnsafeMutableBufferPointer { order in
+      let base = order.baseAddress!
+      for index in stride(from: count - 1, through: 0, by: -1) {
+        let rank = ranks[Int(added[index])]
+        var (low, high) = (0, end)
+        while low < high {
+          let middle = (low + high) / 2
+          if ranks[Int(order[middle])] < rank { low = middle + 1 } else { high = middle }
+        }
+        (base + low + index + 1).update(from: base + low, count: end - low)
+        order[low + index] = added[index]
+        end = low
+      }
+    }
   }
 
   /// Whether two terms are the same, bit for bit.

@@ -396,6 +396,7 @@ extension PlanSolver {
     if batch.labels.count > 16 {
       for (id, label) in batch.labels { labelOf[id] = label }
     }
+    let firstNewBlock = Int32(determined.plan.blockCount)
     for block in 0..<plan.plan.blockCount {
       let newBlock = determined.appendBlock(
         block, of: plan.plan, globalOf: plan.globalOf, rank: plan.ranks[block], stepIDs: stepIDs
@@ -423,6 +424,7 @@ extension PlanSolver {
       state.reserve(variables: determined.plan.variableCount, blocks: determined.plan.blockCount)
       state.enqueue(newBlock, of: determined)
     }
+    determined.orderLateBlocks(from: firstNewBlock)
     if reduced.isFeeding.count < determined.plan.blockCount && !reduced.isFeeding.isEmpty {
       reduced.isFeeding.append(
         contentsOf: repeatElement(
