@@ -302,12 +302,13 @@ public final class Scene {
     switch kind {
     case .form, .dynamicForm:
       let label = views[0], field = views[1]
-      var own = [
-        label.leadingAnchor.constraint(equalTo: margins.leadingAnchor),
-        field.leadingAnchor.constraint(equalToSystemSpacingAfter: label.trailingAnchor),
-        field.trailingAnchor.constraint(equalTo: margins.trailingAnchor),
-        label.lastBaselineAnchor.constraint(equalTo: field.lastBaselineAnchor),
-      ]
+      // Room for the fifth made at once: appended to a literal of four, it moved them.
+      var own: [LayoutConstraint] = []
+      own.reserveCapacity(index > 0 ? 5 : 4)
+      own.append(label.leadingAnchor.constraint(equalTo: margins.leadingAnchor))
+      own.append(field.leadingAnchor.constraint(equalToSystemSpacingAfter: label.trailingAnchor))
+      own.append(field.trailingAnchor.constraint(equalTo: margins.trailingAnchor))
+      own.append(label.lastBaselineAnchor.constraint(equalTo: field.lastBaselineAnchor))
       if index > 0 {
         own.append(field.widthAnchor.constraint(equalTo: rows[0].views[1].widthAnchor))
       }
@@ -326,13 +327,14 @@ public final class Scene {
         ]
       )
     case .equalWidthButtons:
-      var own = [views[0].leadingAnchor.constraint(equalTo: margins.leadingAnchor)]
+      var own: [LayoutConstraint] = []
+      own.reserveCapacity(3 * views.count - 1)
+      own.append(views[0].leadingAnchor.constraint(equalTo: margins.leadingAnchor))
       for (previous, button) in zip(views, views.dropFirst()) {
-        own += [
-          button.leadingAnchor.constraint(equalToSystemSpacingAfter: previous.trailingAnchor),
-          button.widthAnchor.constraint(equalTo: views[0].widthAnchor),
-          button.bottomAnchor.constraint(equalTo: views[0].bottomAnchor),
-        ]
+        own.append(
+          button.leadingAnchor.constraint(equalToSystemSpacingAfter: previous.trailingAnchor))
+        own.append(button.widthAnchor.constraint(equalTo: views[0].widthAnchor))
+        own.append(button.bottomAnchor.constraint(equalTo: views[0].bottomAnchor))
       }
       own.append(views.last!.trailingAnchor.constraint(equalTo: margins.trailingAnchor))
       return (own, [views[0].topAnchor.constraint(equalTo: above, constant: spacing)])
@@ -340,7 +342,9 @@ public final class Scene {
       let short = views[0], long = views[1]
       let spacers: [LayoutItem] =
         rows[index].guides.isEmpty ? Array(views[2...]) : rows[index].guides
-      var own = [
+      var own: [LayoutConstraint] = []
+      own.reserveCapacity(13 + 2 * spacers.count)
+      own += [
         spacers[0].leadingAnchor.constraint(equalTo: margins.leadingAnchor),
         short.leadingAnchor.constraint(equalTo: spacers[0].trailingAnchor),
         spacers[1].leadingAnchor.constraint(equalTo: short.trailingAnchor),
@@ -356,10 +360,8 @@ public final class Scene {
         long.bottomAnchor.constraint(equalTo: short.bottomAnchor),
       ]
       for spacer in spacers {
-        own += [
-          spacer.bottomAnchor.constraint(equalTo: short.bottomAnchor),
-          spacer.heightAnchor.constraint(equalToConstant: 0),
-        ]
+        own.append(spacer.bottomAnchor.constraint(equalTo: short.bottomAnchor))
+        own.append(spacer.heightAnchor.constraint(equalToConstant: 0))
       }
       return (own, [short.topAnchor.constraint(equalTo: above, constant: spacing)])
     case .sizeClassButtons:
