@@ -487,20 +487,22 @@ extension PlanSolver {
       return rows
     }
     guard inner.core.edits[variable] == nil else { return nil }
-    // A removal the sparse solver deferred to the end of its batch still counts its terms.
+    // The removals the sparse solver deferred to the end of its batch, and then the reduced
+    // rows, are searched from the last, as the latest are the likeliest to mention a variable a
+    // batch opens (a hidden view's, written out when it was hidden, whose rows a stack's update
+    // just removed), and the search ends once they account for every use the sparse solver
+    // counts: no other row can mention the variable then. A search of every row and removal
+    // for each variable opened was a third of an unhide's instructions.
+    let total = inner.core.variableUses[v]
     var uses: Int32 = 0
-    for record in inner.core.pendingRemovals {
+    for record in inner.core.pendingRemovals.reversed() {
+      guard uses < total else { break }
       for index in Int(record.termStart)..<Int(record.termStart + record.termCount)
       where inner.core.termStore.terms[index].variable.id == variable {
         uses += 1
       }
     }
-    // The reduced rows are searched from the last, as the latest are the likeliest to mention
-    // a variable a batch opens (a hidden view's, written out when it was hidden), and the
-    // search ends once they account for every use: a search of every row per variable opened
-    // was a third of an unhide's instructions.
     let firstFound = rows.count
-    let total = inner.core.variableUses[v]
     var row = reduced.rows.count - 1
     while row >= 0 && uses < total {
       defer { row -= 1 }
