@@ -71,17 +71,12 @@ struct PlanValues {
       return
     }
     queue.append((rank, block))
-    // Up through the heap's buffer, the block written once where it stops: swapping through
-    // the array cost a uniqueness and two bounds checks a level.
-    queue.withUnsafeMutableBufferPointer { heap in
-      var child = heap.count - 1
-      while child > 0 {
-        let parent = (child - 1) / 2
-        guard heap[parent].rank > rank else { break }
-        heap[child] = heap[parent]
-        child = parent
-      }
-      heap[child] = (rank, block)
+    var child = queue.count - 1
+    while child > 0 {
+      let parent = (child - 1) / 2
+      guard queue[parent].rank > queue[child].rank else { break }
+      queue.swapAt(parent, child)
+      child = parent
     }
   }
 
@@ -95,23 +90,16 @@ struct PlanValues {
     guard let first = queue.first else { return nil }
     let last = queue.removeLast()
     if !queue.isEmpty {
-      // Down through the heap's buffer from the top, as ``enqueue(_:rank:)`` goes up.
-      queue.withUnsafeMutableBufferPointer { heap in
-        var parent = 0
-        while true {
-          let left = 2 * parent + 1, right = left + 1
-          var smallest = parent
-          var smallestRank = last.rank
-          if left < heap.count && heap[left].rank < smallestRank {
-            smallest = left
-            smallestRank = heap[left].rank
-          }
-          if right < heap.count && heap[right].rank < smallestRank { smallest = right }
-          guard smallest != parent else { break }
-          heap[parent] = heap[smallest]
-          parent = smallest
-        }
-        heap[parent] = last
+      queue[0] = last
+      var parent = 0
+      while true {
+        let left = 2 * parent + 1, right = left + 1
+        var smallest = parent
+        if left < queue.count && queue[left].rank < queue[smallest].rank { smallest = left }
+        if right < queue.count && queue[right].rank < queue[smallest].rank { smallest = right }
+        guard smallest != parent else { break }
+        queue.swapAt(parent, smallest)
+        parent = smallest
       }
     }
     isQueued[Int(first.block)] = false
