@@ -495,11 +495,17 @@ extension PlanSolver {
     // for each variable opened was a third of an unhide's instructions.
     let total = inner.core.variableUses[v]
     var uses: Int32 = 0
-    for record in inner.core.pendingRemovals.reversed() {
-      guard uses < total else { break }
-      for index in Int(record.termStart)..<Int(record.termStart + record.termCount)
-      where inner.core.termStore.terms[index].variable.id == variable {
-        uses += 1
+    inner.core.pendingRemovals.withUnsafeBufferPointer { removals in
+      inner.core.termStore.terms.withUnsafeBufferPointer { terms in
+        var removal = removals.count - 1
+        while removal >= 0 && uses < total {
+          let record = removals[removal]
+          for index in Int(record.termStart)..<Int(record.termStart + record.termCount)
+          where terms[index].variable.id == variable {
+            uses += 1
+          }
+          removal -= 1
+        }
       }
     }
     let firstFound = rows.count
