@@ -424,24 +424,36 @@ struct DeterminedPart {
     if count == 1 {
       return lateOrder.insert(first, at: firstLatePosition(atOrAbove: ranks[Int(first)]))
     }
-    var added = (Int(first)..<plan.blockCount).map(Int32.init)
-    added.sort { ranks[Int($0)] < ranks[Int($1)] || (ranks[Int($0)] == ranks[Int($1)] && $0 > $1) }
-    // From the last new block: the placed blocks from its place on move up past it and the
-    // new blocks after it, in one move, and the next search is below its place.
-    var end = lateOrder.count
-    lateOrder.append(contentsOf: added)
-    lateOrder.withUnsafeMutableBufferPointer { order in
-      let base = order.baseAddress!
-      for index in stride(from: count - 1, through: 0, by: -1) {
-        let rank = ranks[Int(added[index])]
-        var (low, high) = (0, end)
-        while low < high {
-          let middle = (low + high) / 2
-          if ranks[Int(order[middle])] < rank { low = middle + 1 } else { high = middle }
+    // The new blocks in order, sorted by insertion in room on the stack (a commit adds a few).
+    withUnsafeTemporaryAllocation(of: Int32.self, capacity: count) { added in
+      for (index, block) in (first..<Int32(plan.blockCount)).enumerated() {
+        var place = index
+        while place > 0 {
+          let other = added[place - 1]
+          let (otherRank, rank) = (ranks[Int(other)], ranks[Int(block)])
+          guard otherRank > rank || (otherRank == rank && other < block) else { break }
+          added[place] = other
+          place -= 1
         }
-        (base + low + index + 1).update(from: base + low, count: end - low)
-        order[low + index] = added[index]
-        end = low
+        added[place] = block
+      }
+      // From the last new block: the placed blocks from its place on move up past it and the
+      // new blocks after it, in one move, and the next search is below its place.
+      var end = lateOrder.count
+      lateOrder.append(contentsOf: repeatElement(0, count: count))
+      lateOrder.withUnsafeMutableBufferPointer { order in
+        let base = order.baseAddress!
+        for index in stride(from: count - 1, through: 0, by: -1) {
+          let rank = ranks[Int(added[index])]
+          var (low, high) = (0, end)
+          while low < high {
+            let middle = (low + high) / 2
+            if ranks[Int(order[middle])] < rank { low = middle + 1 } else { high = middle }
+          }
+          (base + low + index + 1).update(from: base + low, count: end - low)
+          order[low + index] = added[index]
+          end = low
+        }
       }
     }
   }
